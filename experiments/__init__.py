@@ -1,0 +1,1 @@
+"""Experiments: run configurations, sweeps and strategy comparisons; statistics and reports."""

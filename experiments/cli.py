@@ -1,0 +1,217 @@
+"""The ``cthulhu-sim`` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from typing import Annotated
+
+import typer
+
+from simcore.registry import game_names, get_game
+from simcore.rules_data import RulesError
+
+app = typer.Typer(
+    help="Monte Carlo balance simulator for Cthulhu tabletop games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+GameArg = Annotated[str, typer.Argument(help="Game: " + ", ".join(game_names()))]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", "-s", help="Override a rules-data value: key=value (repeatable)."),
+]
+SeedOpt = Annotated[int, typer.Option(min=0, help="Seed; playout i uses stream (seed, i).")]
+StrategyOpt = Annotated[str | None, typer.Option(help="Strategy name (see `games`).")]
+RulesOpt = Annotated[str | None, typer.Option("--rules", help="Use this rules data file.")]
+ThreadsOpt = Annotated[int | None, typer.Option(min=1, help="Worker threads (default: all).")]
+
+
+def fail(message: str, code: int = 2) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def shortcut_overrides(game: str, sets: list[str] | None, **shortcuts) -> list[str]:
+    """--players/--goo/--difficulty become key=value overrides (checked like any other)."""
+    g = get_game(game)
+    out = list(sets or [])
+    for name, value in shortcuts.items():
+        if value is None:
+            continue
+        key = g.shortcuts.get(name)
+        if key is None:
+            fail(f"--{name} does not apply to {g.name}")
+        out.append(f"{key}={value}")
+    return out
+
+
+@app.command()
+def games(
+    game: Annotated[str | None, typer.Argument(help="Show every key of this game.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The games, their settings with defaults and sources, and their strategies."""
+    from strategies import registry
+
+    names = [game] if game else game_names()
+    payload = {}
+    for name in names:
+        try:
+            g = get_game(name)
+        except KeyError as exc:
+            fail(str(exc.args[0]))
+        rules = g.default_rules()
+        keys = rules.entries if game else {k: e for k, e in rules.entries.items() if "." not in k}
+        payload[g.name] = {
+            "title": g.title,
+            "kind": "cooperative" if g.cooperative else "competitive",
+            "rules_file": str(rules.path),
+            "sources": rules.source_counts(),
+            "strategies": {n: s.description.split("\n")[0]
+                           for n, s in registry.specs(g.name).items()},
+            "default_strategy": g.default_strategy,
+            "settings": {k: {"default": e.value, "source": e.source, "allowed": e.allowed(),
+                             "note": e.note} for k, e in keys.items()},
+        }
+    if json_out:
+        typer.echo(json.dumps(payload, indent=2))
+        return
+    for name, info in payload.items():
+        src = info["sources"]
+        typer.echo(f"{name}: {info['title']} ({info['kind']})")
+        typer.echo(f"  rules data: {info['rules_file']}  ({src['rulebook']} rulebook, "
+                   f"{src['public']} public, {src['assumed']} assumed)")
+        typer.echo("  strategies: " + ", ".join(
+            f"{n}{' (default)' if n == info['default_strategy'] else ''}"
+            for n in info["strategies"]))
+        typer.echo("  " + ("keys" if game else "settings") + " (key = default [source] allowed):")
+        for k, e in info["settings"].items():
+            typer.echo(f"    {k} = {e['default']!r} [{e['source']}] {e['allowed']}")
+        if not game:
+            typer.echo(f"  (`cthulhu-sim games {name}` lists every rules-data key)")
+        typer.echo("")
+
+
+@app.command()
+def run(
+    game: GameArg,
+    games: Annotated[int, typer.Option(min=1, help="Number of playouts.")] = 100_000,
+    seed: SeedOpt = 1,
+    players: Annotated[int | None, typer.Option(help="Player count.")] = None,
+    goo: Annotated[str | None, typer.Option(help="Great Old One (tec).")] = None,
+    difficulty: Annotated[str | None, typer.Option(help="normal, hard, madness (tec).")] = None,
+    set_: SetOpt = None,
+    strategy: StrategyOpt = None,
+    rules: RulesOpt = None,
+    threads: ThreadsOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play one configuration and report win rates with 95% intervals."""
+    from experiments.runner import format_summary
+    from experiments.runner import run as run_game
+
+    try:
+        get_game(game)
+        overrides = shortcut_overrides(game, set_, players=players, goo=goo,
+                                       difficulty=difficulty)
+        result = run_game(game, overrides, strategy, games=games, seed=seed, threads=threads,
+                          quiet=quiet, rules_path=rules)
+    except (RulesError, KeyError) as exc:
+        fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
+    summary = result.summary()
+    if json_out:
+        typer.echo(json.dumps(summary, indent=2, default=float))
+    else:
+        typer.echo(format_summary(summary))
+
+
+@app.command()
+def trace(
+    game: GameArg,
+    seed: SeedOpt = 1,
+    index: Annotated[int, typer.Option(min=0, help="Playout index within the run.")] = 0,
+    players: Annotated[int | None, typer.Option(help="Player count.")] = None,
+    goo: Annotated[str | None, typer.Option(help="Great Old One (tec).")] = None,
+    difficulty: Annotated[str | None, typer.Option(help="normal, hard, madness (tec).")] = None,
+    set_: SetOpt = None,
+    strategy: StrategyOpt = None,
+    rules: RulesOpt = None,
+) -> None:
+    """Replay one game (playout INDEX of run SEED) turn by turn, in plain words."""
+    try:
+        g = get_game(game)
+        overrides = shortcut_overrides(game, set_, players=players, goo=goo,
+                                       difficulty=difficulty)
+        config = g.configure(overrides, strategy, rules)
+    except (RulesError, KeyError) as exc:
+        fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
+    typer.echo(g.trace(config, seed, index))
+
+
+@app.command()
+def bench(
+    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    seconds: Annotated[float, typer.Option(min=0.1, help="Seconds of play per entry.")] = 3.0,
+    game: Annotated[list[str] | None, typer.Option(help="Only these games.")] = None,
+    threads: ThreadsOpt = None,
+) -> None:
+    """Playouts per second for each game and strategy (after compilation)."""
+    from experiments.runner import set_threads
+    from strategies import registry
+
+    set_threads(threads)
+    results: dict[str, dict] = {}
+    for name in game or game_names():
+        g = get_game(name)
+        per_strategy = {}
+        for sname in registry.names(g.name):
+            config = g.configure(None, sname)
+            g.warm_up(config)
+            n = 4096
+            done = 0
+            t0 = time.perf_counter()
+            while True:
+                g.run_batch(config, 12345, done, n)
+                done += n
+                elapsed = time.perf_counter() - t0
+                if elapsed >= seconds:
+                    break
+                n = min(n * 2, 1 << 20)
+            per_strategy[sname] = done / elapsed
+            if not json_out:
+                typer.echo(f"{g.name:8s} {sname:12s} {done / elapsed:14,.0f} playouts/s "
+                           f"({done:,} games in {elapsed:.1f}s)", err=False)
+        results[g.name] = {
+            "playouts_per_s": per_strategy.get(g.default_strategy, max(per_strategy.values())),
+            "default_strategy": g.default_strategy,
+            "strategies": per_strategy,
+        }
+    if json_out:
+        import numba
+
+        results_out = {"threads": numba.get_num_threads(), **results}
+        typer.echo(json.dumps(results_out, indent=2))
+
+
+@app.command()
+def main(
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """The main job (`make run`): a Sticky Cthulhu summary at the defaults."""
+    from experiments.runner import format_summary
+    from experiments.runner import run as run_game
+
+    result = run_game("sticky", None, None, games=1_000_000, seed=1, quiet=quiet)
+    typer.echo(format_summary(result.summary()))
+
+
+def main_entry() -> None:  # pragma: no cover - console script
+    try:
+        app()
+    except BrokenPipeError:
+        sys.exit(0)

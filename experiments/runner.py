@@ -1,0 +1,165 @@
+"""Run one configuration of one game and summarise it (the ``cthulhu-sim run`` command)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from experiments.stats import length_summary, wilson
+from simcore.game import DEFAULT_BATCH, Config, Game
+from simcore.registry import get_game
+
+
+@dataclass
+class RunResult:
+    config: Config
+    games: int
+    seed: int
+    frame: pd.DataFrame = field(repr=False)
+    seconds: float
+
+    @property
+    def game(self) -> Game:
+        return self.config.game
+
+    @property
+    def playouts_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("nan")
+
+    def summary(self) -> dict[str, Any]:
+        return summarize(self.config, self.frame, self.seed, self.playouts_per_s)
+
+
+def set_threads(threads: int | None) -> None:
+    if threads:
+        import numba
+
+        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+
+
+def progress_bar(total: int, quiet: bool, desc: str):
+    """A tqdm bar on stderr (None when quiet or for runs too short to need one)."""
+    if quiet or total <= DEFAULT_BATCH:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="game", unit_scale=True, file=sys.stderr,
+                leave=False, dynamic_ncols=True)
+
+
+def run(
+    game: str | Game,
+    overrides: Mapping[str, Any] | Iterable[str] | None = None,
+    strategy: str | None = None,
+    games: int = 10_000,
+    seed: int = 1,
+    threads: int | None = None,
+    quiet: bool = True,
+    rules_path: str | None = None,
+    batch: int = DEFAULT_BATCH,
+) -> RunResult:
+    """Play ``games`` playouts of one configuration; the Python twin of ``cthulhu-sim run``."""
+    g = get_game(game) if isinstance(game, str) else game
+    config = g.configure(overrides, strategy, rules_path)
+    return run_config(config, games, seed, threads=threads, quiet=quiet, batch=batch)
+
+
+def run_config(config: Config, games: int, seed: int, threads: int | None = None,
+               quiet: bool = True, batch: int = DEFAULT_BATCH, start: int = 0) -> RunResult:
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    if seed < 0:
+        raise ValueError("seed must be non-negative")
+    set_threads(threads)
+    g = config.game
+    g.warm_up(config)  # compile (or load from cache) before the clock starts
+    bar = progress_bar(games, quiet, f"{g.name} {config.strategy.name}")
+    t0 = time.perf_counter()
+    try:
+        frame = g.play(config, games, seed, start=start, batch=batch,
+                       progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    return RunResult(config, games, seed, frame, seconds)
+
+
+def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float) -> dict:
+    """The JSON summary shared by every game (see the README for the schema)."""
+    g = config.game
+    n = len(df)
+    out: dict[str, Any] = {
+        "game": g.name,
+        "title": g.title,
+        "config": config.resolved(),
+        "strategy": config.strategy.name,
+        "games": n,
+        "seed": seed,
+    }
+    outcome_counts = np.bincount(df["outcome"].to_numpy(), minlength=len(g.outcomes))
+    out["outcome_rates"] = {name: float(outcome_counts[i] / n) if n else float("nan")
+                            for i, name in enumerate(g.outcomes)}
+    out["outcome_ci95"] = {name: [wilson(int(outcome_counts[i]), n).lo,
+                                  wilson(int(outcome_counts[i]), n).hi]
+                           for i, name in enumerate(g.outcomes)}
+    if g.cooperative:
+        wins = int(outcome_counts[0])
+        r = wilson(wins, n)
+        out["win_rate"] = r.rate
+        out["ci95"] = [r.lo, r.hi]
+    else:
+        seats = g.seats(config.rules)
+        winners = df["winner"].to_numpy()
+        out["seat_win_rates"] = []
+        for s in range(seats):
+            r = wilson(int((winners == s).sum()), n)
+            out["seat_win_rates"].append({"seat": s, "rate": r.rate, "ci95": [r.lo, r.hi]})
+    out["turns"] = length_summary(df["turns"].to_numpy())
+    out["playouts_per_s"] = playouts_per_s
+    out["extra"] = g.summarize_extra(df, config)
+    counts = config.rules.source_counts()
+    out["rules_sources"] = counts
+    out["assumed_values"] = counts.get("assumed", 0)
+    return out
+
+
+def format_summary(summary: dict) -> str:
+    """A readable table of a run summary."""
+    lines = [
+        f"{summary['title']} - strategy {summary['strategy']}, {summary['games']:,} games, "
+        f"seed {summary['seed']}",
+    ]
+    if "win_rate" in summary:
+        lo, hi = summary["ci95"]
+        lines.append(f"  team win rate   {100 * summary['win_rate']:6.2f}%  "
+                     f"95% CI [{100 * lo:.2f}, {100 * hi:.2f}]")
+    if "seat_win_rates" in summary:
+        lines.append("  seat  win rate   95% CI")
+        for row in summary["seat_win_rates"]:
+            lo, hi = row["ci95"]
+            lines.append(f"  {row['seat']:>4}  {100 * row['rate']:6.2f}%   "
+                         f"[{100 * lo:.2f}, {100 * hi:.2f}]")
+    lines.append("  outcomes: " + ", ".join(
+        f"{k} {100 * v:.2f}%" for k, v in summary["outcome_rates"].items()))
+    t = summary["turns"]
+    lines.append(f"  game length (turns): mean {t['mean']:.2f}, median {t['p50']:.0f}, "
+                 f"90th percentile {t['p90']:.0f}")
+    for k, v in summary.get("extra", {}).items():
+        if isinstance(v, float):
+            lines.append(f"  {k.replace('_', ' ')}: {v:.4g}")
+        elif isinstance(v, dict):
+            lines.append(f"  {k.replace('_', ' ')}: " + ", ".join(
+                f"{a} {b:.3g}" if isinstance(b, float) else f"{a} {b}" for a, b in v.items()))
+        else:
+            lines.append(f"  {k.replace('_', ' ')}: {v}")
+    lines.append(f"  rules data: {summary['assumed_values']} of "
+                 f"{sum(summary['rules_sources'].values())} values are assumed")
+    lines.append(f"  speed: {summary['playouts_per_s']:,.0f} playouts/s")
+    return "\n".join(lines)

@@ -1,0 +1,154 @@
+"""The small common interface every game offers to the experiments layer and the CLI.
+
+A game folder (``simcore/<game>/``) holds the same few files: ``rules.toml`` (rules data),
+``loader.py`` (validation, numpy arrays), ``state.py`` (state and record layout), ``rules.py``
+(the rules as njit functions), ``playout.py`` (one playout and the parallel batch runner),
+``trace.py`` (one game in plain words), ``NOTES.md`` (readings of the rulebook) and
+``game.py`` (a :class:`Game` subclass tying them together).
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simcore.rules_data import RulesData, RulesError
+
+DEFAULT_BATCH = 1 << 16
+
+Overrides = Mapping[str, Any] | Iterable[str] | None
+
+
+@dataclass
+class Config:
+    """A fully resolved configuration: rules data (with overrides) and a strategy."""
+
+    game: Game
+    rules: RulesData
+    strategy: Any  # strategies.registry.Strategy
+    params: Any  # the game's compiled numpy parameters
+
+    def resolved(self) -> dict[str, Any]:
+        out = self.rules.resolved()
+        for k, v in self.strategy.param_dict().items():
+            out[f"strategy.{k}"] = v
+        return out
+
+    @property
+    def seats(self) -> int:
+        return self.game.seats(self.rules)
+
+
+class Game(ABC):
+    """One simulated game. Subclasses fill in the class attributes and the abstract methods."""
+
+    name: str = ""
+    title: str = ""
+    cooperative: bool = False
+    rules_file: Path
+    outcomes: tuple[str, ...] = ()
+    record_fields: tuple[str, ...] = ()
+    default_strategy: str = ""
+    # CLI shortcuts (--players, --goo, --difficulty) mapped to rules data keys
+    shortcuts: Mapping[str, str] = {}
+
+    # ---- configuration -------------------------------------------------------------------
+    def default_rules(self) -> RulesData:
+        return RulesData.load(self.rules_file)
+
+    def configure(
+        self,
+        overrides: Overrides = None,
+        strategy: str | None = None,
+        rules_path: str | Path | None = None,
+    ) -> Config:
+        """Resolve rules data, overrides (``strategy.X`` keys go to the strategy) and strategy."""
+        from simcore.rules_data import parse_overrides
+        from strategies import registry
+
+        rules = RulesData.load(rules_path) if rules_path else self.default_rules()
+        if rules.game != self.name:
+            raise RulesError(f"{rules.path}: key 'meta.game': {rules.game!r} is not {self.name!r}")
+        flat = parse_overrides(overrides)
+        strat_over = {k[9:]: v for k, v in flat.items() if k.startswith("strategy.")}
+        rule_over = {k: v for k, v in flat.items() if not k.startswith("strategy.")}
+        rules = rules.with_overrides(rule_over)
+        strat = registry.get(self.name, strategy or self.default_strategy, strat_over)
+        params = self.compile_params(rules)
+        return Config(self, rules, strat, params)
+
+    @abstractmethod
+    def compile_params(self, rules: RulesData) -> Any:
+        """Validate cross-field constraints and build the numpy arrays the kernels read."""
+
+    @abstractmethod
+    def seats(self, rules: RulesData) -> int:
+        """Number of competing seats (0 for a cooperative game: one team result)."""
+
+    # ---- playing -------------------------------------------------------------------------
+    @abstractmethod
+    def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
+        """Play playouts ``start .. start+count-1``; an int64 array (count, len(fields))."""
+
+    @property
+    def record_dtype(self) -> np.dtype:
+        return np.dtype([(f, np.int64) for f in self.record_fields])
+
+    def run_batch(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
+        """One structured record per playout, for playout indices start .. start+count-1."""
+        if seed < 0 or start < 0 or count < 0:
+            raise ValueError("seed, start and count must be non-negative")
+        raw = self._kernel(config, seed, start, count)
+        return np.ascontiguousarray(raw).view(self.record_dtype).reshape(count)
+
+    def play(
+        self,
+        config: Config,
+        games: int,
+        seed: int,
+        start: int = 0,
+        batch: int = DEFAULT_BATCH,
+        progress: Callable[[int], None] | None = None,
+    ) -> pd.DataFrame:
+        """Play ``games`` playouts in batches (results do not depend on the batch size)."""
+        parts = []
+        done = 0
+        while done < games:
+            n = min(batch, games - done)
+            parts.append(self.run_batch(config, seed, start + done, n))
+            done += n
+            if progress is not None:
+                progress(n)
+        recs = np.concatenate(parts) if parts else np.empty(0, dtype=self.record_dtype)
+        return self.to_frame(recs)
+
+    def to_frame(self, recs: np.ndarray) -> pd.DataFrame:
+        df = pd.DataFrame(recs)
+        df.insert(1, "outcome_name", pd.Categorical.from_codes(df["outcome"], self.outcomes))
+        return df
+
+    def warm_up(self, config: Config) -> None:
+        """Compile (or load from cache) everything a run needs."""
+        self.run_batch(config, 0, 0, 2)
+
+    # ---- reporting -----------------------------------------------------------------------
+    def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
+        """Game-specific summary figures (means of counters etc.)."""
+        return {}
+
+    @abstractmethod
+    def trace(self, config: Config, seed: int, index: int = 0) -> str:
+        """One playout, turn by turn, in plain words."""
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    t0 = time.perf_counter()
+    out = fn()
+    return out, time.perf_counter() - t0

@@ -1,0 +1,225 @@
+"""Shared jitted kernels: the random number generator, dice, bag draws, the spinner, look-ups.
+
+Every playout owns one generator state (``RNG_WORDS`` uint64 words) seeded from
+(seed, playout index) alone, so a playout's result never depends on which thread or batch
+played it.  The generator is xoshiro256** (Blackman & Vigna), seeded through SplitMix64.
+All arithmetic stays in uint64: mixing int64 and uint64 in numba silently promotes to float64.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+RNG_WORDS = 4
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_STREAM = np.uint64(0xD1B54A32D192ED03)
+_U30 = np.uint64(30)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_U17 = np.uint64(17)
+_U45 = np.uint64(45)
+_U7 = np.uint64(7)
+_U57 = np.uint64(57)
+_U5 = np.uint64(5)
+_U9 = np.uint64(9)
+_U11 = np.uint64(11)
+_U32 = np.uint64(32)
+_U64 = np.uint64(64)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1) << np.uint64(32)
+_INV53 = 1.0 / 9007199254740992.0  # 2**-53
+_TWO_PI = 2.0 * math.pi
+
+
+@njit(cache=True, _nrt=False)
+def splitmix64(x):
+    """One SplitMix64 output for input ``x`` (a pure hash: same input, same output)."""
+    z = x + _GOLDEN
+    z = (z ^ (z >> _U30)) * _MIX1
+    z = (z ^ (z >> _U27)) * _MIX2
+    return z ^ (z >> _U31)
+
+
+@njit(cache=True, _nrt=False)
+def rng_seed(state, seed, index):
+    """Seed ``state`` for playout ``index`` of run ``seed`` (both non-negative integers)."""
+    key = splitmix64(np.uint64(seed)) ^ (np.uint64(index) * _STREAM)
+    for k in range(RNG_WORDS):
+        key = splitmix64(key)
+        state[k] = key
+    # xoshiro must not start from all zeros; SplitMix64 outputs make that vanishingly rare.
+    if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
+        state[0] = _GOLDEN
+
+
+@njit(cache=True, _nrt=False)
+def _rotl(x, k):
+    return (x << k) | (x >> (_U64 - k))
+
+
+@njit(cache=True, _nrt=False)
+def rng_next(state):
+    """Next raw 64-bit output of xoshiro256**."""
+    s0 = state[0]
+    s1 = state[1]
+    s2 = state[2]
+    s3 = state[3]
+    result = _rotl(s1 * _U5, _U7) * _U9
+    t = s1 << _U17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, _U45)
+    state[0] = s0
+    state[1] = s1
+    state[2] = s2
+    state[3] = s3
+    return result
+
+
+@njit(cache=True, _nrt=False)
+def rng_uniform(state):
+    """A float in [0, 1) with 53 random bits."""
+    return float(rng_next(state) >> _U11) * _INV53
+
+
+@njit(cache=True, _nrt=False)
+def rng_int(state, n):
+    """An integer uniform on [0, n), exactly (Lemire's method on 32 bits); n < 2**32."""
+    un = np.uint64(n)
+    m = (rng_next(state) >> _U32) * un
+    low = m & _LOW32
+    if low < un:
+        threshold = (_TWO32 - un) % un
+        while low < threshold:
+            m = (rng_next(state) >> _U32) * un
+            low = m & _LOW32
+    return np.int64(m >> _U32)
+
+
+@njit(cache=True, _nrt=False)
+def rng_bernoulli(state, p):
+    """True with probability ``p``."""
+    return rng_uniform(state) < p
+
+
+@njit(cache=True, _nrt=False)
+def rng_exponential(state, mean):
+    """Exponential with the given mean."""
+    return -mean * math.log(1.0 - rng_uniform(state))
+
+
+@njit(cache=True, _nrt=False)
+def rng_normal_pair(state):
+    """Two independent standard normals (Box-Muller)."""
+    r = math.sqrt(-2.0 * math.log(1.0 - rng_uniform(state)))
+    theta = _TWO_PI * rng_uniform(state)
+    return r * math.cos(theta), r * math.sin(theta)
+
+
+@njit(cache=True, _nrt=False)
+def rng_normal(state):
+    """One standard normal."""
+    z0, _ = rng_normal_pair(state)
+    return z0
+
+
+@njit(cache=True, _nrt=False)
+def shuffle(state, a, n):
+    """Fisher-Yates shuffle of the first ``n`` entries of ``a`` in place."""
+    for i in range(n - 1, 0, -1):
+        j = rng_int(state, i + 1)
+        tmp = a[i]
+        a[i] = a[j]
+        a[j] = tmp
+
+
+@njit(cache=True, _nrt=False)
+def roll_die(state, faces):
+    """Roll a die whose faces are listed in ``faces``; returns the face value."""
+    return faces[rng_int(state, faces.shape[0])]
+
+
+@njit(cache=True, _nrt=False)
+def bag_total(counts):
+    total = 0
+    for k in range(counts.shape[0]):
+        total += counts[k]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def bag_draw(state, counts):
+    """Draw one piece from a bag holding ``counts[k]`` pieces of kind k, without replacement.
+
+    Returns the kind drawn (and removes it from ``counts``), or -1 when the bag is empty.
+    """
+    total = bag_total(counts)
+    if total <= 0:
+        return -1
+    r = rng_int(state, total)
+    for k in range(counts.shape[0]):
+        if r < counts[k]:
+            counts[k] -= 1
+            return k
+        r -= counts[k]
+    return -1  # unreachable when counts are non-negative
+
+
+@njit(cache=True, _nrt=False)
+def spin(state, weights):
+    """Index of the segment a fair spinner stops on; ``weights`` are segment arc sizes.
+
+    A spinner that must make full turns and stops at a uniform angle lands on a segment with
+    probability proportional to its arc; stopping exactly on a line has probability zero.
+    """
+    total = 0.0
+    for k in range(weights.shape[0]):
+        total += weights[k]
+    r = rng_uniform(state) * total
+    for k in range(weights.shape[0]):
+        if r < weights[k]:
+            return k
+        r -= weights[k]
+    return weights.shape[0] - 1
+
+
+@njit(cache=True, _nrt=False)
+def spin_uniform(state, n_segments):
+    """Index of the segment a spinner with ``n_segments`` equal segments stops on."""
+    return rng_int(state, n_segments)
+
+
+@njit(cache=True, _nrt=False)
+def table_lookup(table, row, col):
+    """``table[row, col]`` with both indices clamped into the table (CRT-style look-up)."""
+    r = min(max(row, 0), table.shape[0] - 1)
+    c = min(max(col, 0), table.shape[1] - 1)
+    return table[r, c]
+
+
+@njit(cache=True, _nrt=False)
+def max_of_dice(state, faces, n):
+    """Highest face of ``n`` dice (0 when n == 0)."""
+    best = 0
+    for _ in range(n):
+        v = roll_die(state, faces)
+        if v > best:
+            best = v
+    return best
+
+
+def new_rng(seed: int, index: int = 0) -> np.ndarray:
+    """A seeded generator state for use from Python (tests, traces)."""
+    state = np.empty(RNG_WORDS, dtype=np.uint64)
+    rng_seed(state, seed, index)
+    return state
+

@@ -1,0 +1,336 @@
+"""Rules data files: every component value and model parameter of a game, with its source.
+
+A rules data file is TOML.  Each value is a small table::
+
+    players = { value = 4, min = 2, max = 6, source = "rulebook", note = "2 to 6 players" }
+
+``source`` is ``rulebook`` (quote the sentence in ``note``), ``public`` (name the source) or
+``assumed`` (say why it is plausible).  ``min``/``max`` bound numbers (and the items of a
+list), ``choices`` lists the allowed strings (or list items), ``min_len``/``max_len`` bound a
+list's length (a list keeps its default length otherwise).  Nested tables group values; a
+value's key is its dotted path (``table.width_cm``).
+
+Overrides (from the CLI's ``--set key=value`` or from Python) are checked against the same
+bounds, so a bad value is reported with the file, the key and the allowed values instead of
+failing somewhere inside jitted code.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SOURCES = ("rulebook", "public", "assumed")
+_ENTRY_FIELDS = {"value", "source", "note", "min", "max", "choices", "min_len", "max_len"}
+
+
+class RulesError(ValueError):
+    """A rules data file or an override is invalid; the message names file, key and reason."""
+
+
+@dataclass
+class Entry:
+    key: str
+    value: Any
+    source: str
+    note: str = ""
+    min: float | None = None
+    max: float | None = None
+    choices: tuple | None = None
+    min_len: int | None = None
+    max_len: int | None = None
+    kind: str = field(default="")  # bool, int, float, str, list[int], list[float], list[str]
+
+    def allowed(self) -> str:
+        """Human-readable description of the allowed values."""
+        parts = []
+        if self.kind.startswith("list"):
+            lo = self.min_len if self.min_len is not None else None
+            hi = self.max_len if self.max_len is not None else None
+            if lo == hi and lo is not None:
+                parts.append(f"a list of exactly {lo} items")
+            else:
+                most = hi if hi else "any"
+                parts.append(f"a list of {lo if lo is not None else 0}..{most} items")
+            item = self.kind[5:-1]
+            parts.append(f"each {item}")
+        else:
+            parts.append(f"a {self.kind}")
+        if self.choices is not None:
+            parts.append("one of " + ", ".join(map(str, self.choices)))
+        if self.min is not None and self.max is not None:
+            parts.append(f"between {self.min} and {self.max}")
+        elif self.min is not None:
+            parts.append(f">= {self.min}")
+        elif self.max is not None:
+            parts.append(f"<= {self.max}")
+        return ", ".join(parts)
+
+
+def _kind_of(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int):
+        return "int"
+    if isinstance(value, float):
+        return "float"
+    if isinstance(value, str):
+        return "str"
+    if isinstance(value, list):
+        inner = {_kind_of(v) for v in value}
+        if inner == {"int", "float"}:
+            inner = {"float"}
+        if len(inner) == 1:
+            (k,) = inner
+            if k in ("int", "float", "str", "bool"):
+                return f"list[{k}]"
+        if not value:
+            return "list[float]"
+    return None
+
+
+def _is_entry(node: Any) -> bool:
+    return isinstance(node, dict) and "value" in node and "source" in node
+
+
+class RulesData:
+    """The validated values of one rules data file, plus any overrides applied to it."""
+
+    def __init__(self, path: Path, game: str, entries: dict[str, Entry], meta: dict):
+        self.path = Path(path)
+        self.game = game
+        self.entries = entries
+        self.meta = meta
+        self.overridden: dict[str, Any] = {}
+
+    # ---- loading -------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path) -> RulesData:
+        path = Path(path)
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise RulesError(f"{path}: rules data file not found") from None
+        except tomllib.TOMLDecodeError as exc:
+            raise RulesError(f"{path}: not valid TOML: {exc}") from None
+        meta = raw.pop("meta", {})
+        game = meta.get("game")
+        if not isinstance(game, str):
+            raise RulesError(f"{path}: key 'meta.game': missing (the game's short name)")
+        entries: dict[str, Entry] = {}
+        cls._walk(path, raw, "", entries)
+        return cls(path, game, entries, meta)
+
+    @classmethod
+    def _walk(cls, path: Path, node: dict, prefix: str, out: dict[str, Entry]) -> None:
+        for name, sub in node.items():
+            key = f"{prefix}{name}"
+            if _is_entry(sub):
+                out[key] = cls._make_entry(path, key, sub)
+            elif isinstance(sub, dict):
+                cls._walk(path, sub, key + ".", out)
+            else:
+                raise RulesError(
+                    f"{path}: key '{key}': every value must be a table "
+                    "{ value = ..., source = \"rulebook|public|assumed\", note = \"...\" }"
+                )
+
+    @staticmethod
+    def _make_entry(path: Path, key: str, raw: dict) -> Entry:
+        unknown = set(raw) - _ENTRY_FIELDS
+        if unknown:
+            raise RulesError(
+                f"{path}: key '{key}': unknown field(s) {sorted(unknown)}; "
+                f"allowed: {sorted(_ENTRY_FIELDS)}"
+            )
+        source = raw["source"]
+        if source not in SOURCES:
+            raise RulesError(
+                f"{path}: key '{key}': source {source!r} is not one of {', '.join(SOURCES)}"
+            )
+        note = raw.get("note", "")
+        if not isinstance(note, str) or not note.strip():
+            raise RulesError(
+                f"{path}: key '{key}': a note is required (quote the rulebook, name the public "
+                "source, or say why the assumption is plausible)"
+            )
+        value = raw["value"]
+        kind = _kind_of(value)
+        if kind is None:
+            raise RulesError(f"{path}: key '{key}': unsupported value {value!r}")
+        choices = raw.get("choices")
+        entry = Entry(
+            key=key,
+            value=value,
+            source=source,
+            note=note.strip(),
+            min=raw.get("min"),
+            max=raw.get("max"),
+            choices=tuple(choices) if choices is not None else None,
+            min_len=raw.get("min_len"),
+            max_len=raw.get("max_len"),
+            kind=kind,
+        )
+        if kind.startswith("list"):
+            if entry.min_len is None:
+                entry.min_len = len(value)
+            if entry.max_len is None and raw.get("min_len") is None:
+                entry.max_len = len(value)
+        if kind == "list[int]" and isinstance(entry.min, float):
+            entry.kind = "list[float]"
+        err = check_value(entry, value)
+        if err:
+            raise RulesError(f"{path}: key '{key}': {err}")
+        if kind == "float":
+            entry.value = float(value)
+        return entry
+
+    # ---- access --------------------------------------------------------------------------
+    def __getitem__(self, key: str) -> Any:
+        try:
+            return self.entries[key].value
+        except KeyError:
+            raise RulesError(self._unknown(key)) from None
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.entries
+
+    def get(self, key: str, default: Any = None) -> Any:
+        entry = self.entries.get(key)
+        return default if entry is None else entry.value
+
+    def keys_under(self, prefix: str) -> list[str]:
+        return [k for k in self.entries if k.startswith(prefix)]
+
+    def resolved(self) -> dict[str, Any]:
+        """Every key with its current value (defaults plus overrides)."""
+        return {k: copy.deepcopy(e.value) for k, e in self.entries.items()}
+
+    def source_counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(SOURCES, 0)
+        for e in self.entries.values():
+            counts[e.source] += 1
+        return counts
+
+    def fail(self, key: str, reason: str) -> RulesError:
+        """An error about ``key`` for cross-field checks in a game's loader."""
+        where = "override" if key in self.overridden else str(self.path)
+        return RulesError(f"{where}: key '{key}': {reason}")
+
+    def _unknown(self, key: str) -> str:
+        close = difflib.get_close_matches(key, list(self.entries), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        return f"{self.path}: unknown key '{key}'{hint} (run `cthulhu-sim games` to list keys)"
+
+    # ---- overrides -----------------------------------------------------------------------
+    def with_overrides(self, overrides: Mapping[str, Any] | Iterable[str] | None) -> RulesData:
+        """A copy with ``overrides`` applied: a mapping, or ``key=value`` strings."""
+        out = RulesData(self.path, self.game, copy.deepcopy(self.entries), dict(self.meta))
+        out.overridden = dict(self.overridden)
+        for key, value in parse_overrides(overrides).items():
+            entry = out.entries.get(key)
+            if entry is None:
+                raise RulesError(self._unknown(key))
+            value = coerce(entry, value)
+            out.entries[key].value = value
+            out.overridden[key] = value
+        return out
+
+
+def parse_overrides(overrides: Mapping[str, Any] | Iterable[str] | None) -> dict[str, Any]:
+    """``key=value`` strings (values parsed as TOML where possible) or a mapping, as a dict."""
+    if overrides is None:
+        return {}
+    if isinstance(overrides, Mapping):
+        return dict(overrides)
+    out: dict[str, Any] = {}
+    for item in overrides:
+        if "=" not in item:
+            raise RulesError(f"override {item!r}: expected key=value")
+        key, text = item.split("=", 1)
+        out[key.strip()] = parse_text_value(text.strip())
+    return out
+
+
+def parse_text_value(text: str) -> Any:
+    """Parse a command-line value: a TOML literal (number, bool, list, string) or a bare word."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        if text.lower() in ("yes", "on"):
+            return True
+        if text.lower() in ("no", "off"):
+            return False
+        if "," in text and not text.startswith("["):
+            return [parse_text_value(t.strip()) for t in text.split(",")]
+        return text
+
+
+def coerce(entry: Entry, value: Any) -> Any:
+    """``value`` converted to ``entry``'s kind, or a RulesError naming the key."""
+    kind = entry.kind
+    v = value
+    if kind == "float" and isinstance(v, int) and not isinstance(v, bool):
+        v = float(v)
+    if kind == "list[float]" and isinstance(v, list):
+        v = [float(x) if isinstance(x, int) and not isinstance(x, bool) else x for x in v]
+    if kind == "str" and not isinstance(v, str) and entry.choices is not None:
+        v = str(v)
+    if kind.startswith("list") and not isinstance(v, list):
+        v = [v]
+    err = check_value(entry, v)
+    if err:
+        raise RulesError(f"override: key '{entry.key}': {err}")
+    return v
+
+
+def _check_scalar(entry: Entry, kind: str, v: Any) -> str | None:
+    if kind == "bool":
+        if not isinstance(v, bool):
+            return f"{v!r} is not a bool (true or false)"
+        return None
+    if kind == "int" and (not isinstance(v, int) or isinstance(v, bool)):
+        return f"{v!r} is not an integer"
+    if kind == "float" and (not isinstance(v, (int, float)) or isinstance(v, bool)):
+        return f"{v!r} is not a number"
+    if kind == "str" and not isinstance(v, str):
+        return f"{v!r} is not a string"
+    if entry.choices is not None and v not in entry.choices:
+        return f"{v!r} is not allowed"
+    if kind in ("int", "float"):
+        if v != v:  # NaN
+            return "NaN is not allowed"
+        if entry.min is not None and v < entry.min:
+            return f"{v!r} is below the minimum"
+        if entry.max is not None and v > entry.max:
+            return f"{v!r} is above the maximum"
+    return None
+
+
+def check_value(entry: Entry, v: Any) -> str | None:
+    """None when ``v`` is allowed for ``entry``, else the reason with the allowed values."""
+    kind = entry.kind
+    if kind.startswith("list"):
+        if not isinstance(v, list):
+            reason = f"{v!r} is not a list"
+        elif entry.min_len is not None and len(v) < entry.min_len:
+            reason = f"has {len(v)} items, too few"
+        elif entry.max_len is not None and len(v) > entry.max_len:
+            reason = f"has {len(v)} items, too many"
+        else:
+            reason = None
+            for i, item in enumerate(v):
+                r = _check_scalar(entry, kind[5:-1], item)
+                if r:
+                    reason = f"item {i}: {r}"
+                    break
+    else:
+        reason = _check_scalar(entry, kind, v)
+    if reason is None:
+        return None
+    return f"{reason}; allowed: {entry.allowed()}"

@@ -1,0 +1,1 @@
+"""Sticky Cthulhu: a real-time dexterity race, modelled with player skill profiles."""

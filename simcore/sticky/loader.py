@@ -1,0 +1,131 @@
+"""Sticky Cthulhu: validate the rules data and turn it into the arrays the kernels read."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from simcore.rules_data import RulesData
+from simcore.sticky import state as S
+from simcore.sticky.rules import hit_chances
+
+
+class StickyParams(NamedTuple):
+    fp: np.ndarray  # float64[F_SIZE]
+    ip: np.ndarray  # int64[I_SIZE]
+    skill: np.ndarray  # float64[players, SK_SIZE]
+    curse: np.ndarray  # float64[cards, CU_SIZE]
+    phit: np.ndarray  # float64[players, 1 + cards]: chance a throw hits (derived)
+    curse_names: tuple[str, ...]
+    curse_texts: tuple[str, ...]
+    seat_profiles: tuple[str, ...]
+
+
+def profile_names(rules: RulesData) -> list[str]:
+    return sorted({k.split(".")[1] for k in rules.keys_under("profiles.")})
+
+
+def curse_names(rules: RulesData) -> list[str]:
+    names: list[str] = []
+    for k in rules.keys_under("curse."):
+        name = k.split(".")[1]
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def compile_params(rules: RulesData) -> StickyParams:
+    players = rules["players"]
+    kinds = rules["components.creature_kinds"]
+    colours = rules["components.creature_colours"]
+    investigators = rules["components.investigators"]
+    to_win = rules["components.tokens_to_win"]
+    if players > rules["components.tentacles"]:
+        raise rules.fail("players", f"{players} players need {players} sticky tentacles, "
+                         f"but components.tentacles is {rules['components.tentacles']}")
+    if players > S.MAX_SEATS:
+        raise rules.fail("players", f"at most {S.MAX_SEATS} seats are supported")
+    if kinds * colours + investigators > S.MAX_TOKENS:
+        raise rules.fail("components.creature_kinds",
+                         f"kinds x colours + investigators must be at most {S.MAX_TOKENS}")
+    if rules["components.creature_die_faces"] != kinds:
+        raise rules.fail("components.creature_die_faces",
+                         f"must equal components.creature_kinds ({kinds}): one face per kind")
+    if rules["components.colour_die_faces"] < colours:
+        raise rules.fail("components.colour_die_faces",
+                         f"must be at least components.creature_colours ({colours})")
+    if players * (to_win - 1) + 1 > rules["components.deep_one_tokens"]:
+        raise rules.fail("components.tokens_to_win",
+                         "the Deep One supply could run out before anyone wins; need "
+                         "players x (tokens_to_win - 1) + 1 <= components.deep_one_tokens")
+    if rules["first_player"] >= players:
+        raise rules.fail("first_player", f"must be a seat below players ({players})")
+    if rules["table.width_cm"] < 4 * rules["table.token_radius_cm"] * max(investigators, 1):
+        raise rules.fail("table.width_cm", "too narrow for the Investigators' strips")
+
+    profiles = profile_names(rules)
+    seats = list(rules["seats"])
+    if len(seats) == 1:
+        seats = seats * players
+    if len(seats) < players:
+        raise rules.fail("seats", f"names {len(seats)} profiles for {players} players; give one "
+                         "name for every seat, or a single name for all")
+    skill = np.zeros((players, S.SK_SIZE), dtype=np.float64)
+    for s in range(players):
+        name = seats[s]
+        if name not in profiles:
+            raise rules.fail("seats", f"seat {s} uses profile {name!r}; allowed: "
+                             f"{', '.join(profiles)} (or add [profiles.{name}])")
+        for j, key in enumerate(S.SKILL_KEYS):
+            full = f"profiles.{name}.{key}"
+            if full not in rules:
+                raise rules.fail(full, "missing from the profile")
+            skill[s, j] = rules[full]
+        if skill[s, S.SK_REACT_MEAN] < skill[s, S.SK_REACT_MIN]:
+            raise rules.fail(f"profiles.{name}.reaction_mean_s",
+                             "must be at least reaction_min_s")
+
+    names = curse_names(rules)
+    if rules["curses"] and not names:
+        raise rules.fail("curses", "the optional rule needs Curse cards under [curse.*]")
+    curse = np.zeros((max(len(names), 1), S.CU_SIZE), dtype=np.float64)
+    texts = []
+    for c, name in enumerate(names):
+        for j, key in enumerate(S.CURSE_KEYS):
+            full = f"curse.{name}.{key}"
+            if full not in rules:
+                raise rules.fail(full, "missing from the Curse card")
+            curse[c, j] = float(rules[full])
+        texts.append(rules.get(f"curse.{name}.text", name))
+
+    fp = np.zeros(S.F_SIZE, dtype=np.float64)
+    fp[S.F_WIDTH] = rules["table.width_cm"]
+    fp[S.F_DEPTH] = rules["table.depth_cm"]
+    fp[S.F_TOKEN_R] = rules["table.token_radius_cm"]
+    fp[S.F_REACH] = rules["table.reach_cm"]
+    fp[S.F_ROLLER_ADV] = rules["turn.roller_advantage_s"]
+    fp[S.F_ROLL_S] = rules["turn.roll_s"]
+    fp[S.F_SHAKE_S] = rules["turn.shake_s"]
+    fp[S.F_SHAKE_DROP] = rules["turn.shake_drop_p"]
+    fp[S.F_CATCH_SCALE] = rules["turn.curse_catch_scale"]
+
+    ip = np.zeros(S.I_SIZE, dtype=np.int64)
+    ip[S.I_PLAYERS] = players
+    ip[S.I_KINDS] = kinds
+    ip[S.I_COLOURS] = colours
+    ip[S.I_INVESTIGATORS] = investigators
+    ip[S.I_TO_WIN] = to_win
+    ip[S.I_CURSES_ON] = 1 if rules["curses"] else 0
+    ip[S.I_SIXTH_ANY] = 1 if rules["sixth_colour_face"] == "any" else 0
+    ip[S.I_MAX_TURNS] = rules["max_turns"]
+    ip[S.I_MAX_THROWS] = rules["max_throws"]
+    ip[S.I_N_CURSES] = len(names)
+    ip[S.I_KIND_FACES] = rules["components.creature_die_faces"]
+    ip[S.I_COLOUR_FACES] = rules["components.colour_die_faces"]
+    ip[S.I_FIRST] = rules["first_player"]
+    ip[S.I_PLACE_TRIES] = rules["table.placement_tries"]
+    ip[S.I_SUPPLY] = rules["components.deep_one_tokens"]
+    phit = hit_chances(skill, curse, fp)
+    return StickyParams(fp, ip, skill, curse, phit, tuple(names), tuple(texts),
+                        tuple(seats[:players]))

@@ -1,0 +1,268 @@
+"""Sticky Cthulhu: one playout, and the parallel batch runner.
+
+Playout ``i`` of run ``seed`` draws only from the stream seeded by (seed, i), and writes only
+``out[i]``, so results are identical for any thread count and batch size.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange, types
+
+from simcore.kernels import RNG_WORDS, rng_seed, shuffle
+from simcore.sticky.rules import (
+    INF,
+    RACE_LOST,
+    RACE_SCORED,
+    caught_ignoring,
+    choose_target,
+    creature_index,
+    curse_choice,
+    draw_curse,
+    find_neighbours,
+    first_throw_time,
+    log,
+    n_tokens,
+    place_token,
+    race,
+    roll_dice,
+    setup_table,
+)
+from simcore.sticky.state import (
+    EV_CURSE_CHOICE,
+    EV_CURSE_FREE,
+    EV_PENALTY,
+    EV_ROLL,
+    EV_SETUP,
+    EV_TOKEN,
+    EV_VOID,
+    EV_WIN,
+    F_ROLL_S,
+    I_CURSES_ON,
+    I_FIRST,
+    I_MAX_THROWS,
+    I_MAX_TURNS,
+    I_N_CURSES,
+    I_PLAYERS,
+    I_SIXTH_ANY,
+    I_TO_WIN,
+    LEGAL_SIZE,
+    MAX_SEATS,
+    MAX_TOKENS,
+    NO_CURSE,
+    O_CAP,
+    O_WIN,
+    R_CHEATS,
+    R_GAME_MS,
+    R_INV_HITS,
+    R_MISHAPS,
+    R_OUTCOME,
+    R_PENALTIES,
+    R_ROLLER_WINS,
+    R_SHAKES,
+    R_SIZE,
+    R_TOKENS,
+    R_TURNS,
+    R_VOID,
+    R_WINNER,
+    V_SIZE,
+)
+
+# The strategy's type: decide(view, legal, params, rng) -> choice.  A first-class function
+# type keeps the batch runner compiled (and cached) once for every strategy.
+DECIDE_TYPE = types.FunctionType(
+    types.int64(types.float64[::1], types.uint8[::1], types.float64[::1], types.uint64[::1])
+)
+CHUNK = 64
+
+
+@njit(cache=True)
+def new_workspace(n_curses):
+    """Scratch arrays for one thread, reused by every playout it plays (no per-step allocation)."""
+    px = np.empty(MAX_TOKENS, dtype=np.float64)
+    py = np.empty(MAX_TOKENS, dtype=np.float64)
+    nbr = np.empty(MAX_TOKENS, dtype=np.int64)
+    tokens = np.zeros(MAX_SEATS, dtype=np.int64)
+    curse_of = np.zeros(MAX_SEATS, dtype=np.int64)
+    ignoring = np.zeros(MAX_SEATS, dtype=np.int64)
+    deck = np.zeros(max(n_curses, 1), dtype=np.int64)
+    deck_state = np.zeros(2, dtype=np.int64)
+    view = np.zeros(V_SIZE, dtype=np.float64)
+    legal = np.zeros(LEGAL_SIZE, dtype=np.uint8)
+    counters = np.zeros(2, dtype=np.int64)
+    start_t = np.zeros(MAX_SEATS, dtype=np.float64)
+    order = np.zeros(MAX_SEATS, dtype=np.int64)
+    cursed_now = np.zeros(MAX_SEATS, dtype=np.int64)
+    aim_at = np.zeros(MAX_SEATS, dtype=np.int64)
+    return (px, py, nbr, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
+            start_t, order, cursed_now, aim_at)
+
+
+@njit(cache=True, _nrt=False)
+def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
+    """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout)."""
+    (px, py, nbr, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
+     start_t, order, cursed_now, aim_at) = ws
+    counters[0] = 0
+    counters[1] = 0
+    players = ip[I_PLAYERS]
+    curses_on = ip[I_CURSES_ON] == 1
+    any_mode = ip[I_SIXTH_ANY] == 1
+    max_throws = ip[I_MAX_THROWS]
+    for k in range(R_SIZE):
+        rec[k] = 0
+    for s in range(MAX_SEATS):
+        tokens[s] = 0
+        curse_of[s] = NO_CURSE
+        ignoring[s] = 0
+    setup_table(rng, px, py, fp, ip)
+    if ev is not None:
+        for j in range(n_tokens(ip)):
+            log(ev, evn, EV_SETUP, j, int(px[j] * 10.0), int(py[j] * 10.0), 0, 0, 0, 0)
+    if curses_on:  # STK-S-2
+        n_c = ip[I_N_CURSES]
+        for c in range(n_c):
+            deck[c] = c
+        shuffle(rng, deck, n_c)
+        deck_state[0] = 0
+        deck_state[1] = n_c
+    roller = ip[I_FIRST]  # STK-S-4
+    game_s = 0.0
+    outcome = O_CAP
+    turns = 0
+    for turn in range(ip[I_MAX_TURNS]):
+        turns = turn + 1
+        kind, colour, rerolls = roll_dice(rng, ip)  # STK-T-1
+        log(ev, evn, EV_ROLL, turn + 1, roller, kind, colour, rerolls, 0, 0)
+        # STK-C-1/3: who plays under a Curse this turn, and who ignores it
+        if curses_on:
+            for s in range(players):
+                ignoring[s] = 0
+                if curse_of[s] != NO_CURSE:
+                    if tokens[s] == 0:
+                        log(ev, evn, EV_CURSE_FREE, s, curse_of[s], 0, 0, 0, 0, 0)
+                    elif curse_choice(decide, sp, rng, view, legal, s, tokens, curse_of,
+                                      curse, fp, ip):
+                        ignoring[s] = 1
+                        rec[R_CHEATS] += 1
+                        log(ev, evn, EV_CURSE_CHOICE, s, curse_of[s], 1, 0, 0, 0, 0)
+                    else:
+                        log(ev, evn, EV_CURSE_CHOICE, s, curse_of[s], 0, 0, 0, 0, 0)
+        # STK-T-2: everyone throws at once; the first to put the Creature back ends the turn.
+        # Seats are raced in order of their first throw: the earliest usually wins, and a
+        # seat that cannot beat the best finish so far stops at once.
+        target = -1
+        n_nbr = 0
+        if colour >= 0:
+            target = creature_index(kind, colour, ip)
+            n_nbr = find_neighbours(px, py, target, nbr, False, fp, ip)
+        for k in range(players):
+            s = (roller + k) % players
+            cursed = NO_CURSE
+            if curses_on and curse_of[s] != NO_CURSE and tokens[s] > 0 and ignoring[s] == 0:
+                cursed = curse_of[s]
+            cursed_now[s] = cursed
+            aim_at[s] = target
+            if colour < 0 and any_mode:
+                aim_at[s] = choose_target(decide, sp, rng, view, legal, px, py, kind, s, tokens,
+                                          curse_of, fp, ip)
+            start_t[s] = first_throw_time(rng, s, s == roller, cursed, skill, curse, fp)
+            # insertion sort by start time (ties keep the order from the roller)
+            j = k
+            while j > 0 and start_t[order[j - 1]] > start_t[s]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = s
+        best = INF
+        winner = -1
+        result = RACE_LOST
+        won_target = -1
+        for k in range(players):
+            s = order[k]
+            if start_t[s] >= best:
+                break
+            any_kind = -1
+            if colour < 0 and any_mode:
+                any_kind = kind
+                n_nbr = find_neighbours(px, py, aim_at[s], nbr, True, fp, ip)
+            t, res, caught = race(rng, decide, sp, view, legal, px, py, nbr, n_nbr, aim_at[s],
+                                  any_kind, s, start_t[s], cursed_now[s], tokens, curse_of,
+                                  skill, curse, phit, best, counters, ev, evn, fp, ip,
+                                  max_throws)
+            if t < best:
+                best = t
+                winner = s
+                result = res
+                won_target = caught
+        if winner < 0:  # everyone gave up: the turn is void and the dice stay
+            rec[R_VOID] += 1
+            log(ev, evn, EV_VOID, turn + 1, 0, 0, 0, 0, 0, 0)
+            continue
+        game_s += fp[F_ROLL_S] + best
+        # STK-C-3: a seat caught ignoring its Curse loses a token (before this turn's token)
+        if curses_on:
+            for s in range(players):
+                if ignoring[s] == 1 and caught_ignoring(rng, curse_of[s], curse, fp):
+                    if tokens[s] > 0:
+                        tokens[s] -= 1
+                        rec[R_PENALTIES] += 1
+                    log(ev, evn, EV_PENALTY, s, curse_of[s], tokens[s], 0, 0, 0, 0)
+        if winner == roller:
+            rec[R_ROLLER_WINS] += 1
+        if result == RACE_SCORED:  # STK-T-5
+            tokens[winner] += 1
+            log(ev, evn, EV_TOKEN, winner, tokens[winner], 0, 0, 0, 0, 0)
+            if tokens[winner] >= ip[I_TO_WIN]:  # STK-E-1
+                outcome = O_WIN
+                rec[R_WINNER] = winner
+                log(ev, evn, EV_WIN, winner, turn + 1, 0, 0, 0, 0, 0)
+                break
+            if curses_on:  # STK-C-1, STK-C-2
+                draw_curse(deck, deck_state, winner, curse_of, ev, evn)
+        else:
+            rec[R_MISHAPS] += 1
+        roller = winner  # STK-T-8
+        # STK-T-9: the caught Creature goes back on the table at a fresh spot
+        place_token(rng, px, py, won_target, fp, ip)
+    if outcome != O_WIN:
+        rec[R_WINNER] = -1
+    rec[R_OUTCOME] = outcome
+    rec[R_TURNS] = turns
+    rec[R_GAME_MS] = int(game_s * 1000.0)
+    rec[R_INV_HITS] = counters[0]
+    rec[R_SHAKES] = counters[1]
+    for s in range(MAX_SEATS):
+        rec[R_TOKENS + s] = tokens[s]
+
+
+_F1 = types.float64[::1]
+_F2 = types.float64[:, ::1]
+_I1 = types.int64[::1]
+_I2 = types.int64[:, ::1]
+
+
+@njit(types.void(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I2),
+      cache=True, parallel=True)
+def run_batch(fp, ip, skill, curse, phit, decide, sp, seed, start, out):
+    """Play playouts start .. start + len(out) - 1 in parallel, one record row each."""
+    n = out.shape[0]
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        rng = np.empty(RNG_WORDS, dtype=np.uint64)
+        ws = new_workspace(curse.shape[0])
+        evn = np.zeros(1, dtype=np.int64)
+        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            rng_seed(rng, seed, start + i)
+            play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, out[i], None, evn)
+
+
+@njit(types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1, _I2),
+      cache=True)
+def trace_game(fp, ip, skill, curse, phit, decide, sp, seed, index, rec, ev):
+    """Replay playout ``index`` of run ``seed`` with event logging; returns the event count."""
+    rng = np.empty(RNG_WORDS, dtype=np.uint64)
+    rng_seed(rng, seed, index)
+    ws = new_workspace(curse.shape[0])
+    evn = np.zeros(1, dtype=np.int64)
+    play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn)
+    return evn[0]

@@ -1,0 +1,486 @@
+"""Sticky Cthulhu rules as njit functions over the arrays laid out in ``state.py``.
+
+The real-time race (STK-T-2) is modelled per player: each seat's sequence of throws is
+independent of the others' (a Creature stuck on one tentacle can still be caught by another,
+STK-T-4), so the turn goes to the seat whose sequence ends first.  A seat's sequence is cut
+short as soon as it can no longer beat the best finish found so far.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from simcore.kernels import rng_exponential, rng_int, rng_uniform
+from simcore.sticky.state import (
+    A_DETACH,
+    A_IGNORE,
+    CU_AIM,
+    CU_CATCH,
+    CU_DELAY,
+    CU_EXTRA,
+    CU_TIME,
+    D_CURSE,
+    D_INVESTIGATOR,
+    D_TARGET,
+    EV_CURSE_DRAW,
+    EV_DETACH,
+    EV_GIVE_UP,
+    EV_SHAKE,
+    EV_THROW,
+    EV_WIDTH,
+    F_CATCH_SCALE,
+    F_DEPTH,
+    F_REACH,
+    F_ROLLER_ADV,
+    F_SHAKE_DROP,
+    F_SHAKE_S,
+    F_TOKEN_R,
+    F_WIDTH,
+    I_COLOUR_FACES,
+    I_COLOURS,
+    I_INVESTIGATORS,
+    I_KIND_FACES,
+    I_KINDS,
+    I_PLACE_TRIES,
+    I_PLAYERS,
+    I_SIXTH_ANY,
+    I_TO_WIN,
+    NO_CURSE,
+    SK_AIM,
+    SK_DETACH,
+    SK_REACT_MEAN,
+    SK_REACT_MIN,
+    SK_RETHROW,
+    V_CAND,
+    V_CATCH_P,
+    V_CURSE,
+    V_KIND,
+    V_LEADER_TOKENS,
+    V_MY_TOKENS,
+    V_N_CAND,
+    V_PLAYERS,
+    V_SEAT,
+    V_SHAKE_DROP,
+    V_SIZE,
+    V_STUCK_CREATURES,
+    V_STUCK_INVESTIGATORS,
+    V_TO_WIN,
+)
+
+INF = 1.0e300
+# outcomes of one seat's race
+RACE_LOST = 0  # someone else finished first, or the seat gave up
+RACE_SCORED = 1  # detached the target cleanly
+RACE_MISHAP = 2  # detached the target with an Investigator aboard: turn ends, no token
+
+
+@njit(cache=True, _nrt=False)
+def log(ev, evn, code, a, b, c, d, e, f, g):
+    """Append one trace event when tracing.  Batch runs pass ``ev=None``: numba then compiles
+    every call away, so logging costs nothing in the hot loop."""
+    if ev is None:
+        return
+    k = evn[0]
+    if k < ev.shape[0]:
+        ev[k, 0] = code
+        ev[k, 1] = a
+        ev[k, 2] = b
+        ev[k, 3] = c
+        ev[k, 4] = d
+        ev[k, 5] = e
+        ev[k, 6] = f
+        if EV_WIDTH > 7:
+            ev[k, 7] = g
+        evn[0] = k + 1
+
+
+# ---- setup (STK-S-1) --------------------------------------------------------------------
+# Token j sits at (px[j], py[j]): Investigators are tokens 0 .. n_inv-1, then Creature
+# (kind, colour) is token n_inv + kind * colours + colour.  A token lifted off the table
+# sits at OFF, far from everything, so overlap checks need no mask and the loops vectorise.
+OFF = 1.0e9
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def n_creatures(ip):
+    return ip[I_KINDS] * ip[I_COLOURS]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def n_tokens(ip):
+    return ip[I_KINDS] * ip[I_COLOURS] + ip[I_INVESTIGATORS]
+
+
+@njit(cache=True, fastmath=True, _nrt=False, inline="always")
+def nearest_d2(px, py, n, x, y):
+    """Smallest squared distance from (x, y) to the centres of tokens 0..n-1."""
+    m = INF
+    for j in range(n):
+        dx = px[j] - x
+        dy = py[j] - y
+        d2 = dx * dx + dy * dy
+        m = min(m, d2)
+    return m
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def free_spot(rng, px, py, n_check, x_lo, x_hi, fp, ip):
+    """A random spot in [x_lo, x_hi) x depth overlapping none of tokens 0..n_check-1; after
+    ``placement_tries`` failures the last spot tried is used."""
+    r = fp[F_TOKEN_R]
+    min_d2 = 4.0 * r * r
+    y_span = max(fp[F_DEPTH] - 2.0 * r, 0.0)
+    x_span = max(x_hi - x_lo - 2.0 * r, 0.0)
+    x = 0.0
+    y = 0.0
+    for _ in range(ip[I_PLACE_TRIES]):
+        x = x_lo + r + rng_uniform(rng) * x_span
+        y = r + rng_uniform(rng) * y_span
+        if nearest_d2(px, py, n_check, x, y) >= min_d2:
+            break
+    return x, y
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def place_token(rng, px, py, idx, fp, ip):
+    """STK-T-9: put token ``idx`` back on the table at a fresh spot touching no other."""
+    px[idx] = OFF
+    py[idx] = OFF
+    x, y = free_spot(rng, px, py, n_tokens(ip), 0.0, fp[F_WIDTH], fp, ip)
+    px[idx] = x
+    py[idx] = y
+
+
+@njit(cache=True, _nrt=False)
+def setup_table(rng, px, py, fp, ip):
+    """STK-S-1: no token overlaps another; the Investigators are spread evenly (one in each
+    vertical strip of the table), the Creatures anywhere.  Investigators are placed first
+    and stored first, so each token need only be checked against the ones before it."""
+    n_cre = n_creatures(ip)
+    n_inv = ip[I_INVESTIGATORS]
+    width = fp[F_WIDTH]
+    strip = width / max(n_inv, 1)
+    for j in range(n_inv):
+        x, y = free_spot(rng, px, py, j, j * strip, (j + 1) * strip, fp, ip)
+        px[j] = x
+        py[j] = y
+    for j in range(n_inv, n_inv + n_cre):
+        x, y = free_spot(rng, px, py, j, 0.0, width, fp, ip)
+        px[j] = x
+        py[j] = y
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def creature_index(kind, colour, ip):
+    return ip[I_INVESTIGATORS] + kind * ip[I_COLOURS] + colour
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def kind_of(token, ip):
+    """The kind of a Creature token (-1 for an Investigator)."""
+    if token < ip[I_INVESTIGATORS]:
+        return -1
+    return (token - ip[I_INVESTIGATORS]) // ip[I_COLOURS]
+
+
+# ---- dice (STK-T-1) ---------------------------------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def roll_dice(rng, ip):
+    """Roll both dice: (kind, colour, rerolls); colour is -1 when any colour counts."""
+    kind = rng_int(rng, ip[I_KIND_FACES])
+    rerolls = 0
+    while True:
+        face = rng_int(rng, ip[I_COLOUR_FACES])
+        if face < ip[I_COLOURS]:
+            return kind, face, rerolls
+        if ip[I_SIXTH_ANY] == 1:
+            return kind, -1, rerolls
+        rerolls += 1
+
+
+# ---- neighbourhood of a target ----------------------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def find_neighbours(px, py, target, nbr, everywhere, fp, ip):
+    """Tokens that can stick together with ``target``: centres within twice the catch radius
+    (a throw that hits the target lands within one radius of it), or every other token when
+    ``everywhere`` (a miss can still catch another Creature of the kind on the special face).
+    """
+    reach = fp[F_REACH] + fp[F_TOKEN_R]
+    lim = 0.25 * OFF * OFF if everywhere else 4.0 * reach * reach  # never reaches OFF
+    tx = px[target]
+    ty = py[target]
+    k = 0
+    px[target] = OFF  # leave the target itself out, without a branch in the loop
+    for j in range(n_tokens(ip)):
+        dx = px[j] - tx
+        dy = py[j] - ty
+        nbr[k] = j
+        k += dx * dx + dy * dy <= lim
+    px[target] = tx
+    return k
+
+
+@njit(cache=True, _nrt=False)
+def investigator_clearance(px, py, target, fp, ip):
+    """Distance (cm) between the edges of ``target`` and the nearest Investigator."""
+    n_inv = ip[I_INVESTIGATORS]
+    if n_inv == 0:
+        return INF
+    return math.sqrt(nearest_d2(px, py, n_inv, px[target], py[target])) - 2.0 * fp[F_TOKEN_R]
+
+
+# ---- the decision view --------------------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def fill_view(view, kind, seat, tokens, curse_of, ip):
+    for k in range(V_SIZE):
+        view[k] = 0.0
+    view[V_KIND] = kind
+    view[V_SEAT] = seat
+    view[V_PLAYERS] = ip[I_PLAYERS]
+    view[V_TO_WIN] = ip[I_TO_WIN]
+    view[V_MY_TOKENS] = tokens[seat]
+    lead = 0
+    for s in range(ip[I_PLAYERS]):
+        if s != seat and tokens[s] > lead:
+            lead = tokens[s]
+    view[V_LEADER_TOKENS] = lead
+    view[V_CURSE] = curse_of[seat]
+
+
+@njit(cache=True, _nrt=False)
+def ask(decide, view, legal, n_choices, sp, rng):
+    """Ask the strategy; an illegal answer falls back to the first legal choice."""
+    for k in range(legal.shape[0]):
+        legal[k] = 1 if k < n_choices else 0
+    a = decide(view, legal, sp, rng)
+    if a < 0 or a >= n_choices:
+        a = 0
+    return a
+
+
+@njit(cache=True, _nrt=False)
+def choose_target(decide, sp, rng, view, legal, px, py, kind, seat, tokens, curse_of, fp, ip):
+    """STK-T-1 with the special colour face: the seat picks one Creature of the kind."""
+    fill_view(view, D_TARGET, seat, tokens, curse_of, ip)
+    n = ip[I_COLOURS]
+    view[V_N_CAND] = n
+    for c in range(min(n, 16)):
+        view[V_CAND + c] = investigator_clearance(px, py, creature_index(kind, c, ip), fp, ip)
+    return creature_index(kind, ask(decide, view, legal, min(n, 16), sp, rng), ip)
+
+
+@njit(cache=True, _nrt=False)
+def curse_choice(decide, sp, rng, view, legal, seat, tokens, curse_of, curse, fp, ip):
+    """STK-C-1/3: a cursed seat holding tokens decides whether to respect its Curse."""
+    fill_view(view, D_CURSE, seat, tokens, curse_of, ip)
+    view[V_CATCH_P] = min(1.0, curse[curse_of[seat], CU_CATCH] * fp[F_CATCH_SCALE])
+    return ask(decide, view, legal, 2, sp, rng) == A_IGNORE
+
+
+# ---- one seat's race (STK-T-2..7) -------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, n_inv, n_oth, extra, t, tf,
+              ev, evn, fp, ip):
+    """STK-T-3: the target is stuck with Investigators; shake (each shake drops each stuck
+    token, the target too, with chance shake_drop_p) until they are gone, or detach anyway.
+    Returns (time, target still held and scorable, investigators left, shakes)."""
+    drop = fp[F_SHAKE_DROP]
+    shakes = 0
+    while n_inv > 0:
+        fill_view(view, D_INVESTIGATOR, seat, tokens, curse_of, ip)
+        view[V_STUCK_INVESTIGATORS] = n_inv
+        view[V_STUCK_CREATURES] = n_oth
+        view[V_SHAKE_DROP] = drop
+        if ask(decide, view, legal, 2, sp, rng) == A_DETACH:
+            return t, True, n_inv, shakes
+        shakes += 1
+        t += fp[F_SHAKE_S] * tf
+        kept = rng_uniform(rng) >= drop
+        left = 0
+        for _k in range(n_inv):
+            if rng_uniform(rng) >= drop:
+                left += 1
+        n_inv = left
+        oth = 0
+        for _k in range(n_oth):
+            if rng_uniform(rng) >= drop:
+                oth += 1
+        n_oth = oth
+        log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), 1 if kept else 0, n_inv, n_oth, 0, 0)
+        if not kept or (extra and n_oth == 0):
+            return t, False, n_inv, shakes
+    return t, True, 0, shakes
+
+
+# ---- throws ----------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def throw_until_hit(rng, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var,
+                    reach2, rethrow, max_throws, ev, evn, ip):
+    """Throw at ``target`` from time ``t`` until a throw catches it (or another Creature of
+    ``any_kind``), the seat can no longer beat ``best``, or ``max_throws`` run out.
+
+    A throw lands at the target plus an isotropic normal aim error and hits when it lands
+    within reach2 (squared) of it, with chance p_hit = 1 - exp(-reach2 / two_var).  The landing
+    point is drawn from the matching conditional law only when it matters (a hit with other
+    tokens nearby, or any throw on the special face).
+    Returns (time, hit, throws used, investigators stuck, other creatures stuck, token hit).
+    """
+    n_inv_tokens = ip[I_INVESTIGATORS]
+    tx = px[target]
+    ty = py[target]
+    for k in range(max_throws):
+        if t >= best:
+            return t, False, k, 0, 0, -1
+        u = rng_uniform(rng)
+        hit = u < p_hit
+        caught = target if hit else -1
+        n_inv = 0
+        n_oth = 0
+        if (hit and n_nbr > 0) or any_kind >= 0:
+            # radius by inversion of its law: below the reach on a hit, beyond it on a miss
+            r = math.sqrt(-two_var * math.log(1.0 - u))
+            theta = 2.0 * math.pi * rng_uniform(rng)
+            lx = tx + r * math.cos(theta)
+            ly = ty + r * math.sin(theta)
+            for q in range(n_nbr):
+                j = nbr[q]
+                dx = px[j] - lx
+                dy = py[j] - ly
+                if dx * dx + dy * dy <= reach2:
+                    if j < n_inv_tokens:
+                        n_inv += 1
+                    elif caught < 0 and any_kind >= 0 and kind_of(j, ip) == any_kind:
+                        caught = j  # special face: another Creature of the kind counts
+                    else:
+                        n_oth += 1
+        log(ev, evn, EV_THROW, seat, int(t * 1000.0), 1 if caught >= 0 else 0, n_oth, n_inv,
+            target, 0)
+        if caught >= 0:
+            return t, True, k + 1, n_inv, n_oth, caught
+        t += rethrow * (0.5 + rng_uniform(rng))  # pull back, shake clean, throw again
+    return t, False, max_throws, 0, 0, -1
+
+
+@njit(cache=True)
+def hit_chances(skill, curse, fp):
+    """phit[seat, 0]: chance one throw of ``seat`` hits (lands within reach + token radius of
+    the target, with a normal aim error of sd aim_sd_cm per axis): 1 - exp(-R^2 / 2 sd^2);
+    phit[seat, 1 + c]: the same under Curse card c (aim error times its aim_factor)."""
+    reach = fp[F_REACH] + fp[F_TOKEN_R]
+    out = np.empty((skill.shape[0], curse.shape[0] + 1), dtype=np.float64)
+    for s in range(skill.shape[0]):
+        for c in range(curse.shape[0] + 1):
+            aim = skill[s, SK_AIM] * (1.0 if c == 0 else curse[c - 1, CU_AIM])
+            two_var = 2.0 * aim * aim
+            out[s, c] = 1.0 if two_var <= 0.0 else -math.expm1(-reach * reach / two_var)
+    return out
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def first_throw_time(rng, seat, is_roller, cursed, skill, curse, fp):
+    """When ``seat`` throws first: its Curse's ritual delay, then a reaction time (a minimum
+    plus an exponential tail), scaled by the Curse; the roller's head start is subtracted."""
+    tf = 1.0
+    t = 0.0
+    if cursed != NO_CURSE:
+        tf = curse[cursed, CU_TIME]
+        t = curse[cursed, CU_DELAY]
+    sk_min = skill[seat, SK_REACT_MIN]
+    t += tf * (sk_min + rng_exponential(rng, max(skill[seat, SK_REACT_MEAN] - sk_min, 0.0)))
+    if is_roller:
+        t = max(t - fp[F_ROLLER_ADV], 0.0)
+    return t
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def race(
+    rng, decide, sp, view, legal, px, py, nbr, n_nbr, target, any_kind, seat, t, cursed,
+    tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip, max_throws,
+):
+    """Play seat ``seat``'s turn from its first throw at time ``t``: throw at ``target``
+    until it detaches a Creature that ends the turn, or it cannot beat ``best`` (the
+    earliest finish found so far).
+
+    ``any_kind`` >= 0 when any Creature of that kind counts; ``cursed`` is the Curse card
+    the seat respects this turn (or NO_CURSE); ``phit[seat, 1 + cursed]`` the chance that
+    one of its throws hits.  Returns (finish time, RACE_* result, token caught);
+    ``counters`` gathers [investigator hits, shakes].
+    """
+    tf = 1.0
+    af = 1.0
+    extra = False
+    if cursed != NO_CURSE:
+        tf = curse[cursed, CU_TIME]
+        af = curse[cursed, CU_AIM]
+        extra = curse[cursed, CU_EXTRA] > 0.5
+    aim = skill[seat, SK_AIM] * af
+    rethrow = skill[seat, SK_RETHROW] * tf
+    reach = fp[F_REACH] + fp[F_TOKEN_R]
+    reach2 = reach * reach
+    two_var = max(2.0 * aim * aim, 1e-300)
+    p_hit = phit[seat, 1 + cursed]
+    left = max_throws
+    while left > 0:
+        t, hit, used, n_inv, n_oth, caught = throw_until_hit(
+            rng, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var, reach2,
+            rethrow, left, ev, evn, ip)
+        left -= used
+        if not hit:
+            break
+        if extra and n_oth == 0:
+            # the extra_creature Curse: the target alone cannot score, so throw again
+            t += rethrow * (0.5 + rng_uniform(rng))
+            continue
+        if n_inv > 0:
+            counters[0] += 1
+            t, hit, n_inv, shakes = shake_off(rng, decide, sp, view, legal, seat, tokens,
+                                              curse_of, n_inv, n_oth, extra, t, tf, ev, evn,
+                                              fp, ip)
+            counters[1] += shakes
+            if not hit:
+                t += rethrow * (0.5 + rng_uniform(rng))
+                continue
+        t += skill[seat, SK_DETACH] * tf
+        if t >= best:
+            break
+        log(ev, evn, EV_DETACH, seat, int(t * 1000.0), 1 if n_inv == 0 else 0, 0, 0, 0, 0)
+        return t, RACE_SCORED if n_inv == 0 else RACE_MISHAP, caught
+    if left <= 0:
+        log(ev, evn, EV_GIVE_UP, seat, int(t * 1000.0), 0, 0, 0, 0, 0)
+    return INF, RACE_LOST, -1
+
+
+# ---- curses (STK-C-1, STK-C-2) ----------------------------------------------------------
+@njit(cache=True, _nrt=False)
+def draw_curse(deck, deck_state, seat, curse_of, ev, evn):
+    """Draw the top Curse; an old Curse goes under the pile.  deck_state = [head, count]."""
+    n = deck.shape[0]
+    head = deck_state[0]
+    count = deck_state[1]
+    if count == 0:
+        return
+    card = deck[head]
+    head = (head + 1) % n
+    count -= 1
+    old = curse_of[seat]
+    if old != NO_CURSE:
+        deck[(head + count) % n] = old
+        count += 1
+    curse_of[seat] = card
+    deck_state[0] = head
+    deck_state[1] = count
+    log(ev, evn, EV_CURSE_DRAW, seat, card, old, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def caught_ignoring(rng, card, curse, fp):
+    """STK-C-3: is a seat that ignored ``card`` this turn caught?"""
+    return rng_uniform(rng) < min(1.0, curse[card, CU_CATCH] * fp[F_CATCH_SCALE])
+
+
+@njit(cache=True, _nrt=False)
+def n_players(ip):
+    return ip[I_PLAYERS]

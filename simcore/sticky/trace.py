@@ -1,0 +1,111 @@
+"""Sticky Cthulhu: one game in plain words, from the events the playout logged."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simcore.sticky import state as S
+from simcore.sticky.loader import StickyParams
+
+KIND_NAMES = ("Nightgaunt", "Mi-Go", "Spawn of Shub-Niggurath", "Chthonian", "Cultist",
+              "Cat of Ulthar")
+
+
+def kind_name(k: int) -> str:
+    return KIND_NAMES[k] if k < len(KIND_NAMES) else f"Creature kind {k + 1}"
+
+
+def token_name(j: int, p: StickyParams) -> str:
+    colours = int(p.ip[S.I_COLOURS])
+    n_inv = int(p.ip[S.I_INVESTIGATORS])
+    if j < n_inv:
+        return f"Investigator {j + 1}"
+    c = j - n_inv
+    return f"{kind_name(c // colours)} (colour {c % colours + 1})"
+
+
+def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, index: int,
+                  strategy: str) -> str:
+    """Turn the event rows of one playout into readable lines, throws in time order."""
+    players = int(p.ip[S.I_PLAYERS])
+    curses = p.curse_texts
+    lines = [
+        f"Sticky Cthulhu - seed {seed}, playout {index}, strategy {strategy}",
+        f"{players} players: "
+        + ", ".join(f"seat {s} {p.seat_profiles[s]}" for s in range(players)),
+    ]
+    inv = [e for e in ev if e[0] == S.EV_SETUP and e[1] < p.ip[S.I_INVESTIGATORS]]
+    n_setup = sum(1 for e in ev if e[0] == S.EV_SETUP)
+    lines.append(f"Setup: {n_setup} tokens scattered on a {p.fp[S.F_WIDTH]:g} x "
+                 f"{p.fp[S.F_DEPTH]:g} cm table; Investigators at "
+                 + ", ".join(f"({e[2] / 10:.0f}, {e[3] / 10:.0f})" for e in inv))
+    turn_events: list[tuple[float, str]] = []
+    detach_times: list[float] = []
+
+    def flush() -> None:
+        # Seats are raced one after another, so a seat raced early may log throws after the
+        # moment another seat ended the turn; those never happened at the table.
+        end = min(detach_times) if detach_times else float("inf")
+        for when, text in sorted(turn_events, key=lambda x: x[0]):
+            if when <= end:
+                lines.append(text)
+        turn_events.clear()
+        detach_times.clear()
+
+    for e in ev:
+        code = int(e[0])
+        a, b, c, d, f = (int(x) for x in e[1:6])
+        if code == S.EV_ROLL:  # turn, roller, kind, colour, rerolls
+            flush()
+            colour = "any colour" if d == -1 else f"colour {d + 1}"
+            extra = f" (special face rerolled {f} time(s))" if f else ""
+            lines.append(f"Turn {a}: seat {b} rolls {kind_name(c)}, {colour}{extra}.")
+        elif code == S.EV_CURSE_CHOICE:  # seat, card, ignored
+            verb = "ignores" if c == 1 else "respects"
+            lines.append(f"  seat {a} {verb} the Curse '{curses[b]}'.")
+        elif code == S.EV_CURSE_FREE:
+            lines.append(f"  seat {a} holds no token, so is not bound by '{curses[b]}'.")
+        elif code == S.EV_THROW:
+            what = "HITS the target" if c else "misses"
+            stuck = []
+            if d:
+                stuck.append(f"{d} other Creature(s)")
+            if f:
+                stuck.append(f"{f} Investigator(s)")
+            tail = f", picking up {' and '.join(stuck)}" if stuck and c else ""
+            turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} throws and {what}{tail}."))
+        elif code == S.EV_SHAKE:
+            kept = "keeps the target" if c else "loses the target"
+            turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} shakes the tentacle: {kept}, "
+                                   f"{d} Investigator(s) left."))
+        elif code == S.EV_DETACH:
+            detach_times.append(b)
+            how = "cleanly" if c else "with an Investigator still aboard"
+            turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} detaches the Creature {how} "
+                                   "and puts it back: the turn ends."))
+        elif code == S.EV_GIVE_UP:
+            turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} gives up this turn."))
+        elif code == S.EV_VOID:
+            flush()
+            lines.append("  Nobody caught it: the turn is void.")
+        elif code == S.EV_PENALTY:
+            flush()
+            lines.append(f"  seat {a} is caught ignoring '{curses[b]}' and drops to {c} token(s).")
+        elif code == S.EV_TOKEN:
+            flush()
+            lines.append(f"  seat {a} gains a Deep One token ({b} now).")
+        elif code == S.EV_CURSE_DRAW:
+            flush()
+            old = f", returning '{curses[c]}' under the pile" if c >= 0 else ""
+            lines.append(f"  seat {a} draws the Curse '{curses[b]}'{old}.")
+        elif code == S.EV_WIN:
+            flush()
+            lines.append(f"Seat {a} wins on turn {b}.")
+    flush()
+    tokens = ", ".join(str(int(rec[S.R_TOKENS + s])) for s in range(players))
+    if rec[S.R_OUTCOME] == S.O_CAP:
+        lines.append(f"The game reached the turn cap ({int(rec[S.R_TURNS])} turns).")
+    lines.append(f"Result: {S.OUTCOMES[int(rec[S.R_OUTCOME])]}, winner seat "
+                 f"{int(rec[S.R_WINNER])}, {int(rec[S.R_TURNS])} turns, "
+                 f"{rec[S.R_GAME_MS] / 60000:.1f} minutes of play; tokens by seat: {tokens}.")
+    return "\n".join(lines)

@@ -1,0 +1,39 @@
+"""Helpers any strategy may use: choices over a legal mask."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from simcore.kernels import rng_int
+
+
+@njit(cache=True)
+def count_legal(legal):
+    n = 0
+    for k in range(legal.shape[0]):
+        if legal[k]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def uniform_legal(legal, rng):
+    """A legal choice, uniformly at random (-1 when none is legal)."""
+    n = count_legal(legal)
+    if n == 0:
+        return -1
+    r = rng_int(rng, n)
+    for k in range(legal.shape[0]):
+        if legal[k]:
+            if r == 0:
+                return k
+            r -= 1
+    return -1
+
+
+@njit(cache=True)
+def first_legal(legal):
+    for k in range(legal.shape[0]):
+        if legal[k]:
+            return k
+    return -1

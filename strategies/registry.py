@@ -1,0 +1,116 @@
+"""Strategies, registered by game and name.
+
+A strategy is a jitted decision function plus a vector of float parameters.  The function
+sees only what a game publishes for its players: the decision view (the game's public state
+laid out in ``simcore/<game>/state.py``), the mask of legal choices, its parameters and a
+random stream.  It returns the index of a legal choice.  Games never import strategies, so a
+new strategy is a new function registered here, with no edit to any game's core.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from simcore.rules_data import RulesError
+
+
+@dataclass(frozen=True)
+class Param:
+    default: float
+    lo: float
+    hi: float
+    help: str
+
+
+@dataclass(frozen=True)
+class StrategySpec:
+    game: str
+    name: str
+    fn: Callable
+    params: Mapping[str, Param]
+    description: str
+
+
+@dataclass
+class Strategy:
+    spec: StrategySpec
+    values: np.ndarray = field(repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def fn(self) -> Callable:
+        return self.spec.fn
+
+    def param_dict(self) -> dict[str, float]:
+        return {k: float(self.values[i]) for i, k in enumerate(self.spec.params)}
+
+
+_REGISTRY: dict[str, dict[str, StrategySpec]] = {}
+
+
+def register(
+    game: str,
+    name: str,
+    fn: Callable,
+    params: Mapping[str, Param] | None = None,
+    description: str = "",
+) -> StrategySpec:
+    spec = StrategySpec(game, name, fn, dict(params or {}), description)
+    _REGISTRY.setdefault(game, {})[name] = spec
+    return spec
+
+
+def _load(game: str) -> dict[str, StrategySpec]:
+    if game not in _REGISTRY:
+        try:
+            importlib.import_module(f"strategies.{game}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"strategies.{game}":
+                raise
+    return _REGISTRY.get(game, {})
+
+
+def names(game: str) -> list[str]:
+    return list(_load(game))
+
+
+def specs(game: str) -> dict[str, StrategySpec]:
+    return dict(_load(game))
+
+
+def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Strategy:
+    """The strategy ``name`` of ``game`` with parameter ``overrides`` checked against bounds."""
+    table = _load(game)
+    if name not in table:
+        raise RulesError(
+            f"strategy {name!r} is not known for {game}; known: {', '.join(table) or 'none'}"
+        )
+    spec = table[name]
+    values = np.array([p.default for p in spec.params.values()], dtype=np.float64)
+    keys = list(spec.params)
+    for key, value in (overrides or {}).items():
+        if key not in spec.params:
+            raise RulesError(
+                f"override: key 'strategy.{key}': strategy {name!r} has no such parameter; "
+                f"allowed: {', '.join('strategy.' + k for k in keys) or 'none'}"
+            )
+        p = spec.params[key]
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise RulesError(f"override: key 'strategy.{key}': {value!r} is not a number")
+        if not p.lo <= value <= p.hi:
+            raise RulesError(
+                f"override: key 'strategy.{key}': {value!r} is out of range; "
+                f"allowed: between {p.lo} and {p.hi}"
+            )
+        values[keys.index(key)] = float(value)
+    if values.size == 0:
+        values = np.zeros(1, dtype=np.float64)  # jitted signatures want a non-empty vector
+    return Strategy(spec, values)
