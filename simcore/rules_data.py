@@ -132,6 +132,12 @@ class RulesData:
             key = f"{prefix}{name}"
             if _is_entry(sub):
                 out[key] = cls._make_entry(path, key, sub)
+            elif (isinstance(sub, dict) and ("value" in sub or "source" in sub)
+                  and not any(isinstance(v, dict) for v in sub.values())):
+                # an entry missing 'value' or 'source' (not a group of entries)
+                missing = "source" if "value" in sub else "value"
+                allowed = f"; allowed: {', '.join(SOURCES)}" if missing == "source" else ""
+                raise RulesError(f"{path}: key '{key}': field '{missing}' is missing{allowed}")
             elif isinstance(sub, dict):
                 cls._walk(path, sub, key + ".", out)
             else:
@@ -162,7 +168,8 @@ class RulesData:
         value = raw["value"]
         kind = _kind_of(value)
         if kind is None:
-            raise RulesError(f"{path}: key '{key}': unsupported value {value!r}")
+            raise RulesError(f"{path}: key '{key}': unsupported value {value!r}; allowed: a bool, "
+                             "int, float or string, or a list of items of one of those kinds")
         choices = raw.get("choices")
         entry = Entry(
             key=key,
