@@ -44,6 +44,7 @@ from simcore.sticky.state import (
     I_INVESTIGATORS,
     I_KIND_FACES,
     I_KINDS,
+    I_MAX_THROWS,
     I_PLACE_TRIES,
     I_PLAYERS,
     I_SIXTH_ANY,
@@ -286,10 +287,12 @@ def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, n_inv, n_oth
               ev, evn, fp, ip):
     """STK-T-3: the target is stuck with Investigators; shake (each shake drops each stuck
     token, the target too, with chance shake_drop_p) until they are gone, or detach anyway.
-    Returns (time, target still held and scorable, investigators left, shakes)."""
+    Returns (time, target still held and scorable, investigators left, shakes).
+    A player gives up shaking after max_throws shakes and lets the target go (STK-T-7 made
+    finite: with shake_drop_p = 0 nothing ever falls)."""
     drop = fp[F_SHAKE_DROP]
     shakes = 0
-    while n_inv > 0:
+    while n_inv > 0 and shakes < ip[I_MAX_THROWS]:
         fill_view(view, D_INVESTIGATOR, seat, tokens, curse_of, ip)
         view[V_STUCK_INVESTIGATORS] = n_inv
         view[V_STUCK_CREATURES] = n_oth
@@ -312,6 +315,8 @@ def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, n_inv, n_oth
         log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), 1 if kept else 0, n_inv, n_oth, 0, 0)
         if not kept or (extra and n_oth == 0):
             return t, False, n_inv, shakes
+    if n_inv > 0:
+        return t, False, n_inv, shakes
     return t, True, 0, shakes
 
 
