@@ -1,0 +1,923 @@
+"""Sticky Cthulhu, one test per rule clause of tests/clauses/sticky.md.
+
+Where a clause can be checked on a hand-made table, the tests call the njit rule functions of
+simcore/sticky/rules.py directly (a seat with ``aim_sd_cm = 0`` always hits the centre of its
+target, so a race's outcome is forced).  Clauses only visible over a whole game are checked on
+the trace events (``EV_*``) of replayed playouts, or on the records of small runs.
+"""
+# ruff: noqa: N802  (test names carry the clause IDs, e.g. test_STK_T_5_...)
+
+from collections import Counter, deque
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pytest
+from numba import njit
+from scipy import stats
+
+from simcore.kernels import new_rng
+from simcore.rules_data import RulesError
+from simcore.sticky.loader import curse_names
+from simcore.sticky.playout import trace_game
+from simcore.sticky.rules import (
+    INF,
+    OFF,
+    RACE_LOST,
+    RACE_MISHAP,
+    RACE_SCORED,
+    caught_ignoring,
+    creature_index,
+    draw_curse,
+    find_neighbours,
+    first_throw_time,
+    kind_of,
+    n_tokens,
+    place_token,
+    race,
+    roll_dice,
+    setup_table,
+    shake_off,
+)
+from simcore.sticky.state import (
+    A_DETACH,
+    CU_AIM,
+    CU_CATCH,
+    CU_DELAY,
+    CU_EXTRA,
+    CU_TIME,
+    D_INVESTIGATOR,
+    EV_CURSE_CHOICE,
+    EV_CURSE_DRAW,
+    EV_CURSE_FREE,
+    EV_DETACH,
+    EV_GIVE_UP,
+    EV_PENALTY,
+    EV_ROLL,
+    EV_SHAKE,
+    EV_THROW,
+    EV_TOKEN,
+    EV_VOID,
+    EV_WIDTH,
+    EV_WIN,
+    F_DEPTH,
+    F_REACH,
+    F_SHAKE_S,
+    F_TOKEN_R,
+    F_WIDTH,
+    I_INVESTIGATORS,
+    I_MAX_THROWS,
+    LEGAL_SIZE,
+    MAX_SEATS,
+    MAX_TOKENS,
+    NO_CURSE,
+    O_CAP,
+    O_WIN,
+    R_SIZE,
+    R_TURNS,
+    R_VOID,
+    SK_AIM,
+    SK_DETACH,
+    V_KIND,
+    V_SIZE,
+)
+from strategies.sticky import honest
+
+RULEBOOK = Path(__file__).resolve().parent.parent / "docs" / "rulebooks" / "sticky-cthulhu.txt"
+EV_ROWS = 50_000
+ALPHA = 1e-3
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+@njit(cache=True)
+def always_detach(view, legal, params, rng):
+    """Detaches at once with an Investigator aboard; the first choice otherwise."""
+    if int(view[V_KIND]) == D_INVESTIGATOR:
+        return A_DETACH
+    return 0
+
+
+def configure(sticky, overrides=None, strategy=None):
+    return sticky.configure(overrides, strategy)
+
+
+class Board:
+    """A hand-made table: every token off the table unless put somewhere."""
+
+    def __init__(self, params):
+        self.params = params
+        self.px = np.full(MAX_TOKENS, OFF)
+        self.py = np.full(MAX_TOKENS, OFF)
+
+    def put(self, token, x, y):
+        self.px[token] = x
+        self.py[token] = y
+        return token
+
+    @classmethod
+    def random(cls, params, seed):
+        b = cls(params)
+        setup_table(new_rng(seed, 0), b.px, b.py, params.fp, params.ip)
+        return b
+
+
+class RaceOut(NamedTuple):
+    t: float
+    result: int
+    caught: int
+    inv_hits: int
+    shakes: int
+    events: np.ndarray
+
+
+def run_race(config, board, target, seat=0, t=0.0, cursed=NO_CURSE, best=INF, decide=honest,
+             seed=0, index=0, any_kind=-1, max_throws=None, tokens=None):
+    """One seat's race on ``board``, with its own stream (seed, index)."""
+    p = config.params
+    nbr = np.zeros(MAX_TOKENS, dtype=np.int64)
+    n_nbr = find_neighbours(board.px, board.py, target, nbr, any_kind >= 0, p.fp, p.ip)
+    view = np.zeros(V_SIZE)
+    legal = np.zeros(LEGAL_SIZE, dtype=np.uint8)
+    if tokens is None:
+        tokens = np.zeros(MAX_SEATS, dtype=np.int64)
+    curse_of = np.full(MAX_SEATS, NO_CURSE, dtype=np.int64)
+    counters = np.zeros(2, dtype=np.int64)
+    ev = np.zeros((4096, EV_WIDTH), dtype=np.int64)
+    evn = np.zeros(1, dtype=np.int64)
+    if max_throws is None:
+        max_throws = int(p.ip[I_MAX_THROWS])
+    t_end, res, caught = race(
+        new_rng(seed, index), decide, config.strategy.values, view, legal, board.px, board.py,
+        nbr, n_nbr, int(target), int(any_kind), int(seat), float(t), int(cursed), tokens,
+        curse_of, p.skill, p.curse, p.phit, float(best), counters, ev, evn, p.fp, p.ip,
+        int(max_throws))
+    return RaceOut(t_end, res, caught, int(counters[0]), int(counters[1]), ev[:evn[0]].copy())
+
+
+def replay(config, seed, index):
+    """Playout ``index`` of run ``seed`` with its trace events."""
+    p = config.params
+    rec = np.zeros(R_SIZE, dtype=np.int64)
+    ev = np.zeros((EV_ROWS, EV_WIDTH), dtype=np.int64)
+    n = trace_game(p.fp, p.ip, p.skill, p.curse, p.phit, config.strategy.fn,
+                   config.strategy.values, int(seed), int(index), rec, ev)
+    assert n < EV_ROWS, "trace buffer full"
+    return rec, ev[:n]
+
+
+def split_turns(ev):
+    """[(roll event, [events of the turn])] in order."""
+    turns = []
+    for row in ev:
+        if row[0] == EV_ROLL:
+            turns.append((row, []))
+        elif turns:
+            turns[-1][1].append(row)
+    return turns
+
+
+def turn_winner(events):
+    """(seat, scored) of the seat that ended the turn, or None for a void turn.  Seats are
+    raced one after another and a detach is logged only when it beats the best so far, so the
+    last detach logged is the winner's."""
+    detaches = [e for e in events if e[0] == EV_DETACH]
+    if not detaches:
+        return None
+    return int(detaches[-1][1]), int(detaches[-1][3])
+
+
+def distances(px, py, n):
+    d = np.hypot(px[:n, None] - px[None, :n], py[:n, None] - py[None, :n])
+    return d[np.triu_indices(n, 1)]
+
+
+# ---- setup ------------------------------------------------------------------------------------
+@pytest.mark.parametrize("overrides", [None, {"table.width_cm": 40.0, "table.depth_cm": 30.0}])
+def test_STK_S_1_setup_no_overlap_and_investigators_one_per_strip(sticky, overrides):
+    """STK-S-1: every token on the table, none overlapping; Investigators spread evenly (one
+    in each vertical strip), Creatures anywhere."""
+    p = configure(sticky, overrides).params
+    n_inv = int(p.ip[I_INVESTIGATORS])
+    n_tok = n_tokens(p.ip)
+    assert (n_inv, n_tok) == (5, 35)
+    r, width, depth = p.fp[F_TOKEN_R], p.fp[F_WIDTH], p.fp[F_DEPTH]
+    strip = width / n_inv
+    creature_x = []
+    for seed in range(150):
+        b = Board.random(p, seed)
+        px, py = b.px[:n_tok], b.py[:n_tok]
+        assert distances(px, py, n_tok).min() >= 2 * r - 1e-9
+        assert (px >= r - 1e-9).all() and (px <= width - r + 1e-9).all()
+        assert (py >= r - 1e-9).all() and (py <= depth - r + 1e-9).all()
+        for j in range(n_inv):
+            assert j * strip + r - 1e-9 <= px[j] <= (j + 1) * strip - r + 1e-9
+        creature_x.extend(px[n_inv:])
+        assert (b.px[n_tok:] == OFF).all()  # rows beyond the tokens are untouched
+    # Creatures are not confined to strips: they cover the whole width
+    hist = np.histogram(creature_x, bins=5, range=(0, width))[0]
+    assert hist.min() > 0.12 * len(creature_x)
+
+
+def test_STK_S_1_setup_is_random(sticky):
+    """STK-S-1: 'at random' - different playouts get different tables."""
+    p = configure(sticky).params
+    a, b = Board.random(p, 1), Board.random(p, 2)
+    assert not np.allclose(a.px[:35], b.px[:35])
+    c = Board.random(p, 1)
+    assert np.array_equal(a.px, c.px) and np.array_equal(a.py, c.py)
+
+
+def test_STK_S_2_curse_pile_shuffled_each_playout(sticky):
+    """STK-S-2: with the optional rule the 12 Curse cards form a shuffled pile: the first
+    draws of a game are distinct cards, and the top card varies from game to game."""
+    config = configure(sticky, {"curses": True, "players": 6})
+    n_cards = len(config.params.curse_names)
+    assert n_cards == 12
+    tops = []
+    orders = set()
+    for index in range(240):
+        _, ev = replay(config, 3, index)
+        drawn = [int(e[2]) for e in ev if e[0] == EV_CURSE_DRAW]
+        returned = [int(e[3]) for e in ev if e[0] == EV_CURSE_DRAW]
+        assert drawn, "every game awards tokens, so Curses are drawn"
+        # until a returned card comes back round, every draw is a new card of the pile
+        fresh = drawn[:n_cards]
+        assert len(set(fresh)) == len(fresh)
+        tops.append(drawn[0])
+        orders.add(tuple(drawn[:3]))
+        assert all(c == NO_CURSE or 0 <= c < n_cards for c in returned)
+    counts = np.bincount(tops, minlength=n_cards)
+    assert stats.chisquare(counts).pvalue > ALPHA
+    assert len(orders) > 200
+    # without the optional rule nobody draws a Curse
+    _, ev = replay(configure(sticky, {"players": 6}), 3, 0)
+    assert not (ev[:, 0] == EV_CURSE_DRAW).any()
+
+
+def test_STK_S_3_one_tentacle_per_player(sticky):
+    """STK-S-3: each player needs a sticky tentacle (8 in the box); every seat races with its
+    own tentacle, and seats beyond the player count hold nothing."""
+    with pytest.raises(RulesError, match="players.*tentacles"):
+        configure(sticky, {"players": 6, "components.tentacles": 5})
+    config = configure(sticky, {"players": 5, "components.tentacles": 5})
+    recs = sticky.run_batch(config, 1, 0, 300)
+    assert set(np.unique(recs["winner"])) == set(range(5))
+    for s in range(5, MAX_SEATS):
+        assert (recs[f"tokens_{s}"] == 0).all()
+
+
+@pytest.mark.parametrize("first", [0, 2])
+def test_STK_S_4_first_player_holds_the_dice(sticky, first):
+    """STK-S-4: the first player rolls the first turn."""
+    config = configure(sticky, {"first_player": first})
+    for index in range(20):
+        _, ev = replay(config, 5, index)
+        rolls = ev[ev[:, 0] == EV_ROLL]
+        assert rolls[0, 1] == 1 and rolls[0, 2] == first
+    with pytest.raises(RulesError, match="first_player"):
+        configure(sticky, {"first_player": 4})
+
+
+# ---- turn -------------------------------------------------------------------------------------
+@njit(cache=True)
+def roll_many(rng, ip, n):
+    out = np.empty((n, 3), dtype=np.int64)
+    for i in range(n):
+        kind, colour, rerolls = roll_dice(rng, ip)
+        out[i, 0] = kind
+        out[i, 1] = colour
+        out[i, 2] = rerolls
+    return out
+
+
+def test_STK_T_1_dice_designate_exactly_one_creature(sticky):
+    """STK-T-1: the Creature die names the kind, the Colour die the colour; exactly one token
+    matches.  The Colour die's sixth face is rolled again (default reading)."""
+    p = configure(sticky).params
+    n = 120_000
+    rolls = roll_many(new_rng(61, 0), p.ip, n)
+    kinds, colours, rerolls = rolls[:, 0], rolls[:, 1], rolls[:, 2]
+    assert stats.chisquare(np.bincount(kinds, minlength=6)).pvalue > ALPHA
+    assert kinds.max() == 5 and colours.min() == 0 and colours.max() == 4
+    assert stats.chisquare(np.bincount(colours, minlength=5)).pvalue > ALPHA
+    # rerolls of the sixth face: geometric, P(k) = (1/6)^k * 5/6
+    obs = np.bincount(rerolls, minlength=4)[:4].astype(float)
+    obs[3] += (rerolls >= 4).sum()
+    probs = np.array([5 / 6, 5 / 36, 5 / 216, 1 / 216])
+    assert stats.chisquare(obs, probs * n).pvalue > ALPHA
+    # each (kind, colour) is exactly one Creature token, and every Creature is reachable
+    tokens = {creature_index(k, c, p.ip) for k in range(6) for c in range(5)}
+    assert tokens == set(range(5, 35))
+    assert all(kind_of(creature_index(k, c, p.ip), p.ip) == k
+               for k in range(6) for c in range(5))
+    assert kind_of(0, p.ip) == -1 and kind_of(4, p.ip) == -1  # Investigators
+
+
+def test_STK_T_1_sixth_face_any_colour_reading(sticky):
+    """STK-T-1, the 'any' reading of the Colour die's sixth face: any colour of the kind."""
+    p = configure(sticky, {"sixth_colour_face": "any"}).params
+    n = 60_000
+    rolls = roll_many(new_rng(61, 1), p.ip, n)
+    assert (rolls[:, 2] == 0).all()
+    assert set(np.unique(rolls[:, 1])) == {-1, 0, 1, 2, 3, 4}
+    assert stats.binomtest(int((rolls[:, 1] == -1).sum()), n, 1 / 6).pvalue > ALPHA
+
+
+def test_STK_T_2_sequential_races_pick_the_same_winner_as_simultaneous_ones(sticky):
+    """STK-T-2: all players try at once.  Seats are simulated one after another in order of
+    their first throw, each cut short once it cannot beat the best finish so far; that must
+    give the same winner and finish time as racing every seat to the end."""
+    config = configure(sticky, {"players": 4})
+    p = config.params
+    board = Board.random(p, 8)
+    checked_cut = 0
+    for trial in range(40):
+        target = creature_index(trial % 6, (trial // 6) % 5, p.ip)
+        starts = [first_throw_time(new_rng(trial, 100 + s), s, s == 0, NO_CURSE, p.skill,
+                                   p.curse, p.fp) for s in range(4)]
+        alone = [run_race(config, board, target, seat=s, t=starts[s], seed=trial,
+                          index=s).t for s in range(4)]
+        best, winner = INF, -1
+        for s in sorted(range(4), key=starts.__getitem__):
+            if starts[s] >= best:
+                checked_cut += 1
+                break
+            out = run_race(config, board, target, seat=s, t=starts[s], best=best, seed=trial,
+                           index=s)
+            if out.t < best:
+                best, winner = out.t, s
+            else:
+                assert out.result == RACE_LOST and out.t == INF
+                checked_cut += 1
+        assert winner == int(np.argmin(alone))
+        assert best == min(alone)
+    assert checked_cut > 0
+
+
+def test_STK_T_2_every_player_throws_in_the_same_turn(sticky):
+    """STK-T-2: throws of several seats interleave within one turn; the turn goes to the
+    seat that finished first, whoever rolled."""
+    config = configure(sticky, {"players": 4})
+    multi = 0
+    n_turns = 0
+    winners_not_roller = 0
+    for index in range(20):
+        _, ev = replay(config, 9, index)
+        for roll, events in split_turns(ev):
+            n_turns += 1
+            seats = {int(e[1]) for e in events if e[0] == EV_THROW}
+            multi += len(seats) > 1
+            w = turn_winner(events)
+            detaches = [int(e[2]) for e in events if e[0] == EV_DETACH]
+            assert w is not None
+            assert detaches[-1] == min(detaches)
+            winners_not_roller += w[0] != roll[2]
+    assert multi > 0.8 * n_turns
+    assert winners_not_roller > 0.5 * n_turns
+
+
+def test_STK_T_2_roller_head_start(sticky):
+    """STK-T-2 with turn.roller_advantage_s: only the roller's reaction time is shortened."""
+    p = configure(sticky, {"turn.roller_advantage_s": 0.5}).params
+    for i in range(50):
+        plain = first_throw_time(new_rng(i, 0), 1, False, NO_CURSE, p.skill, p.curse, p.fp)
+        roller = first_throw_time(new_rng(i, 0), 1, True, NO_CURSE, p.skill, p.curse, p.fp)
+        assert roller == pytest.approx(max(plain - 0.5, 0.0), abs=1e-12)
+        assert plain >= p.skill[1, 0]  # never below the profile's minimum reaction time
+
+
+def test_STK_T_3_shake_off_investigators(sticky):
+    """STK-T-3: stuck Investigators may only be shaken off (each shake drops each stuck token,
+    the target too, with chance shake_drop_p), never removed by hand."""
+    view = np.zeros(V_SIZE)
+    legal = np.zeros(LEGAL_SIZE, dtype=np.uint8)
+    tokens = np.zeros(MAX_SEATS, dtype=np.int64)
+    curse_of = np.full(MAX_SEATS, NO_CURSE, dtype=np.int64)
+    ev = np.zeros((1000, EV_WIDTH), dtype=np.int64)
+
+    def shake(config, decide, n_inv, n_oth, extra=False, t=2.0, tf=1.0, seed=0):
+        evn = np.zeros(1, dtype=np.int64)
+        out = shake_off(new_rng(seed, 0), decide, config.strategy.values, view, legal, 0,
+                        tokens, curse_of, n_inv, n_oth, extra, t, tf, ev, evn,
+                        config.params.fp, config.params.ip)
+        return out, ev[:evn[0]].copy()
+
+    # every shake drops everything: one shake, the target is gone
+    sure = configure(sticky, {"turn.shake_drop_p": 1.0})
+    (t, held, left, shakes), events = shake(sure, honest, 2, 1, tf=1.5)
+    assert (held, left, shakes) == (False, 0, 1)
+    assert t == pytest.approx(2.0 + 1.5 * sure.params.fp[F_SHAKE_S])
+    assert [e[0] for e in events] == [EV_SHAKE]
+    # detaching anyway costs no time and keeps the Investigators aboard
+    (t, held, left, shakes), events = shake(sure, always_detach, 2, 1)
+    assert (t, held, left, shakes) == (2.0, True, 2, 0) and len(events) == 0
+    # nothing ever falls: the player gives up shaking after max_throws shakes (finite)
+    never = configure(sticky, {"turn.shake_drop_p": 0.0, "max_throws": 7})
+    (t, held, left, shakes), events = shake(never, honest, 1, 0)
+    assert (held, left, shakes) == (False, 1, 7) and len(events) == 7
+    # drop chance p, one Investigator: success = target kept while the Investigator falls
+    p = 0.6
+    config = configure(sticky, {"turn.shake_drop_p": p})
+    wins = 0
+    n = 3000
+    for seed in range(n):
+        (t, held, left, shakes), events = shake(config, honest, 1, 0, seed=seed)
+        assert t == pytest.approx(2.0 + shakes * config.params.fp[F_SHAKE_S])
+        assert len(events) == shakes >= 1
+        if held:
+            assert left == 0 and events[-1][3] == 1  # target kept
+            wins += 1
+        else:
+            assert events[-1][3] == 0  # the target fell
+    expected = (1 - p) * p / (1 - (1 - p) ** 2)
+    assert stats.binomtest(wins, n, expected).pvalue > ALPHA
+
+
+def test_STK_T_3_games_shake_or_detach_by_strategy(sticky):
+    """STK-T-3 in whole games: honest players shake, 'detach at once' players never do; a
+    table where nothing ever falls off a shaken tentacle still ends."""
+    honest_recs = sticky.run_batch(configure(sticky), 1, 0, 400)
+    assert honest_recs["shakes"].sum() > 0
+    spoil = configure(sticky, {"strategy.block_at": 100}, "spoiler")
+    recs = sticky.run_batch(spoil, 1, 0, 400)
+    assert recs["shakes"].sum() == 0 and recs["investigator_hits"].sum() > 0
+    stuck = sticky.run_batch(configure(sticky, {"turn.shake_drop_p": 0.0}), 1, 0, 100)
+    assert (stuck["outcome"] == O_WIN).all()
+
+
+def test_STK_T_4_opponent_may_still_catch_it_from_another_tentacle(sticky):
+    """STK-T-4: a Creature stuck on one tentacle stays catchable until it is put back: seat 0
+    catches it first but is slow to detach; seat 1 catches it later and wins the turn."""
+    config = configure(sticky, {
+        "players": 2, "seats": ["expert", "beginner"],
+        "profiles.expert.aim_sd_cm": 0.0, "profiles.expert.detach_s": 10.0,
+        "profiles.beginner.aim_sd_cm": 0.0, "profiles.beginner.detach_s": 0.1,
+    })
+    b = Board(config.params)
+    target = b.put(creature_index(2, 3, config.params.ip), 30.0, 20.0)
+    px0, py0 = b.px.copy(), b.py.copy()
+    first = run_race(config, b, target, seat=0, t=1.0)
+    assert first.result == RACE_SCORED and first.t == pytest.approx(11.0)
+    assert len([e for e in first.events if e[0] == EV_THROW]) == 1
+    second = run_race(config, b, target, seat=1, t=2.0, best=first.t)
+    assert second.result == RACE_SCORED and second.t == pytest.approx(2.1)
+    assert second.caught == target
+    assert np.array_equal(b.px, px0) and np.array_equal(b.py, py0)  # nothing was moved
+    # the slow seat raced second cannot beat the fast one's finish
+    late = run_race(config, b, target, seat=0, t=1.0, best=second.t)
+    assert late.result == RACE_LOST and late.t == INF
+
+
+@pytest.mark.parametrize("gap,expected", [(3.0, RACE_MISHAP), (3.6, RACE_SCORED)])
+def test_STK_T_5_investigator_on_tentacle_cancels_token(sticky, gap, expected):
+    """STK-T-5: detaching the target with an Investigator aboard ends the turn with no token.
+    A dead-centre throw picks up tokens whose centres lie within reach + radius (3.5 cm)."""
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 0.0})
+    p = config.params
+    assert p.fp[F_REACH] + p.fp[F_TOKEN_R] == pytest.approx(3.5)
+    b = Board(p)
+    target = b.put(creature_index(0, 0, p.ip), 20.0, 20.0)
+    b.put(0, 20.0 + gap, 20.0)  # an Investigator
+    out = run_race(config, b, target, t=1.5, decide=always_detach)
+    assert out.result == expected
+    assert out.t == pytest.approx(1.5 + p.skill[0, SK_DETACH])
+    assert out.inv_hits == (1 if expected == RACE_MISHAP else 0)
+    detach = [e for e in out.events if e[0] == EV_DETACH]
+    assert len(detach) == 1 and detach[0][3] == (0 if expected == RACE_MISHAP else 1)
+
+
+def test_STK_T_5_mishap_turns_award_no_token(sticky):
+    """STK-T-5 over whole games: every turn ends with a token, a mishap, or nobody."""
+    config = configure(sticky, {"components.investigators": 10, "strategy.block_at": 100},
+                       "spoiler")
+    recs = sticky.run_batch(config, 2, 0, 500)
+    tokens = sum(recs[f"tokens_{s}"] for s in range(4))
+    assert (tokens + recs["mishaps"] + recs["void_turns"] == recs["turns"]).all()
+    assert recs["mishaps"].sum() > 100
+    for index in range(10):
+        rec, ev = replay(config, 2, index)
+        for _, events in split_turns(ev):
+            seat, scored = turn_winner(events)
+            got = [e for e in events if e[0] == EV_TOKEN]
+            if scored:
+                assert len(got) == 1 and got[0][1] == seat
+            else:
+                assert not got
+
+
+def test_STK_T_6_investigator_without_the_target_costs_nothing(sticky):
+    """STK-T-6: a throw that catches only an Investigator is just a miss: the seat throws
+    again, loses nothing, and it is not counted as an Investigator hit."""
+    config = configure(sticky, {"sixth_colour_face": "any", "profiles.average.aim_sd_cm": 2.0})
+    p = config.params
+    b = Board(p)
+    kind = 1
+    target = b.put(creature_index(kind, 0, p.ip), 20.0, 20.0)
+    b.put(0, 23.0, 20.0)  # an Investigator 3 cm away
+    b.put(1, 17.0, 20.0)  # another one on the other side
+    inv_only = 0
+    for seed in range(80):
+        tokens = np.zeros(MAX_SEATS, dtype=np.int64)
+        tokens[0] = 2
+        out = run_race(config, b, target, seed=seed, any_kind=kind, tokens=tokens)
+        assert tokens[0] == 2
+        throws = [e for e in out.events if e[0] == EV_THROW]
+        hits_with_inv = sum(1 for e in throws if e[3] == 1 and e[5] > 0)
+        assert out.inv_hits == hits_with_inv
+        for k, e in enumerate(out.events):
+            if e[0] == EV_THROW and e[3] == 0 and e[5] > 0:
+                inv_only += 1
+                assert out.events[k + 1][0] == EV_THROW  # no shake, no detach: throw again
+        assert out.result in (RACE_SCORED, RACE_LOST)
+    assert inv_only > 10
+
+
+def test_STK_T_7_turn_goes_on_until_someone_puts_the_creature_back(sticky):
+    """STK-T-7: misses and a target fallen off the tentacle do not end the turn; a player
+    gives up only after max_throws throws."""
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 100.0})
+    p = config.params
+    b = Board(p)
+    target = b.put(creature_index(3, 1, p.ip), 20.0, 20.0)
+    out = run_race(config, b, target, max_throws=5)
+    assert (out.t, out.result, out.caught) == (INF, RACE_LOST, -1)
+    codes = [e[0] for e in out.events]
+    assert codes == [EV_THROW] * 5 + [EV_GIVE_UP]
+    # the target falls off at every shake: the seat keeps throwing after each fall
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 0.0, "turn.shake_drop_p": 1.0})
+    b = Board(config.params)
+    target = b.put(creature_index(3, 1, config.params.ip), 20.0, 20.0)
+    b.put(2, 23.0, 20.0)
+    out = run_race(config, b, target, max_throws=4)
+    assert out.result == RACE_LOST
+    codes = [e[0] for e in out.events]
+    assert codes == [EV_THROW, EV_SHAKE] * 4 + [EV_GIVE_UP]
+    # with half the tokens falling per shake, the seat eventually scores
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 0.0, "turn.shake_drop_p": 0.5})
+    fell_then_scored = 0
+    for seed in range(30):
+        out = run_race(config, b, target, seed=seed)
+        assert out.result == RACE_SCORED
+        fell_then_scored += any(e[0] == EV_SHAKE and e[3] == 0 for e in out.events)
+    assert fell_then_scored > 0
+
+
+def test_STK_T_7_turn_nobody_ends_is_void(sticky):
+    """STK-T-7 made finite: when every player gives up, the turn is void and the dice stay."""
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 60.0, "max_throws": 2,
+                                "max_turns": 30})
+    recs = sticky.run_batch(config, 4, 0, 50)
+    assert recs["void_turns"].sum() > 0
+    voids = 0
+    for index in range(5):
+        rec, ev = replay(config, 4, index)
+        turns = split_turns(ev)
+        assert sum(1 for e in ev if e[0] == EV_VOID) == rec[R_VOID]
+        for k, (roll, events) in enumerate(turns):
+            if any(e[0] == EV_VOID for e in events):
+                voids += 1
+                assert turn_winner(events) is None
+                assert not any(e[0] == EV_TOKEN for e in events)
+                if k + 1 < len(turns):
+                    assert turns[k + 1][0][2] == roll[2]  # same roller
+    assert voids > 0
+
+
+def test_STK_T_8_turn_winner_takes_the_dice(sticky):
+    """STK-T-8: whoever ended the turn rolls next, with or without a token."""
+    config = configure(sticky, {"components.investigators": 10, "strategy.block_at": 100},
+                       "spoiler")
+    seen = Counter()
+    for index in range(30):
+        _, ev = replay(config, 6, index)
+        turns = split_turns(ev)
+        for k in range(len(turns) - 1):
+            w = turn_winner(turns[k][1])
+            if w is None:
+                continue
+            assert turns[k + 1][0][2] == w[0]
+            seen[w[1]] += 1
+    assert seen[0] > 0 and seen[1] > 0  # both mishap and scoring turns were checked
+
+
+def test_STK_T_9_caught_creature_goes_back_on_the_table(sticky):
+    """STK-T-9: the caught Creature returns to a fresh spot on the table, touching no token;
+    nothing else moves."""
+    p = configure(sticky).params
+    b = Board.random(p, 12)
+    rng = new_rng(12, 1)
+    r = p.fp[F_TOKEN_R]
+    moved = 0
+    for i in range(200):
+        idx = 5 + i % 30
+        px0, py0 = b.px.copy(), b.py.copy()
+        place_token(rng, b.px, b.py, idx, p.fp, p.ip)
+        others = np.arange(MAX_TOKENS) != idx
+        assert np.array_equal(b.px[others], px0[others])
+        assert np.array_equal(b.py[others], py0[others])
+        assert r <= b.px[idx] <= p.fp[F_WIDTH] - r and r <= b.py[idx] <= p.fp[F_DEPTH] - r
+        assert distances(b.px, b.py, 35).min() >= 2 * r - 1e-9
+        moved += (b.px[idx], b.py[idx]) != (px0[idx], py0[idx])
+    assert moved == 200
+
+
+# ---- end --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("to_win,players", [(5, 4), (3, 3)])
+def test_STK_E_1_first_to_five_tokens_wins_at_once(sticky, to_win, players):
+    """STK-E-1: the game ends the moment a player gains their last token; that player wins."""
+    config = configure(sticky, {"components.tokens_to_win": to_win, "players": players,
+                                "curses": True})
+    recs = sticky.run_batch(config, 8, 0, 1000)
+    assert (recs["outcome"] == O_WIN).all()
+    tokens = np.stack([recs[f"tokens_{s}"] for s in range(players)], axis=1)
+    assert (tokens[np.arange(len(recs)), recs["winner"]] == to_win).all()
+    assert ((tokens >= to_win).sum(axis=1) == 1).all()
+    for index in range(10):
+        rec, ev = replay(config, 8, index)
+        assert ev[-1][0] == EV_WIN  # nothing happens after the winning token
+        assert ev[-2][0] == EV_TOKEN and ev[-2][2] == to_win and ev[-2][1] == ev[-1][1]
+        assert ev[-1][2] == rec[R_TURNS]
+
+
+def test_STK_E_1_turn_cap_ends_without_winner(sticky):
+    """STK-E-1 with the max_turns safety cap: a game cut short has no winner."""
+    recs = sticky.run_batch(configure(sticky, {"max_turns": 3}), 1, 0, 200)
+    assert (recs["outcome"] == O_CAP).all()
+    assert (recs["winner"] == -1).all() and (recs["turns"] == 3).all()
+
+
+# ---- curses -----------------------------------------------------------------------------------
+def test_STK_C_1_a_token_draws_a_curse(sticky):
+    """STK-C-1: every token gained (but the winning one) draws a Curse; in later turns the
+    holder plays under it while holding a token, and is free of it with none."""
+    config = configure(sticky, {"curses": True, "turn.curse_catch_scale": 3.0,
+                                "strategy.max_catch_p": 1.0, "strategy.ignore_p": 0.3},
+                       "cheater")
+    free = choice = 0
+    for index in range(40):
+        _, ev = replay(config, 10, index)
+        held = Counter()
+        curse = {}
+        for k, e in enumerate(ev):
+            code, seat = int(e[0]), int(e[1])
+            if code == EV_TOKEN:
+                held[seat] = int(e[2])
+                if ev[k + 1][0] != EV_WIN:
+                    assert ev[k + 1][0] == EV_CURSE_DRAW and ev[k + 1][1] == seat
+            elif code == EV_CURSE_DRAW:
+                assert ev[k - 1][0] == EV_TOKEN
+                assert int(e[3]) == curse.get(seat, NO_CURSE)
+                curse[seat] = int(e[2])
+            elif code == EV_PENALTY:
+                held[seat] = int(e[3])
+            elif code == EV_CURSE_CHOICE:
+                choice += 1
+                assert held[seat] > 0 and curse[seat] == e[2]
+            elif code == EV_CURSE_FREE:
+                free += 1
+                assert held[seat] == 0 and curse[seat] == e[2]
+        rolls = [k for k, e in enumerate(ev) if e[0] == EV_ROLL]
+        for k in rolls:
+            j = k + 1
+            asked = set()
+            while j < len(ev) and ev[j][0] in (EV_CURSE_CHOICE, EV_CURSE_FREE):
+                asked.add(int(ev[j][1]))
+                j += 1
+            assert asked <= set(curse)
+    assert choice > 0 and free > 0
+
+
+def _second_token_goes_elsewhere(sticky, overrides, strategy=None, games=150):
+    """Share of 2-player games whose second token goes to the seat without the first."""
+    config = configure(sticky, {"players": 2, **overrides}, strategy)
+    other = 0
+    for index in range(games):
+        _, ev = replay(config, 11, index)
+        got = [int(e[1]) for e in ev if e[0] == EV_TOKEN]
+        other += got[1] != got[0]
+    return other / games
+
+
+def test_STK_C_1_curse_binds_the_following_turns(sticky):
+    """STK-C-1: the Curse applies from the next turn on.  With a 30 s ritual on every card,
+    the first scorer cannot win again until the other seat also holds a token."""
+    names = curse_names(sticky.default_rules())
+    slow = {f"curse.{n}.delay_s": 30.0 for n in names}
+    assert _second_token_goes_elsewhere(sticky, {"curses": True, **slow}) == 1.0
+    # without the optional rule, the first scorer often scores again
+    assert _second_token_goes_elsewhere(sticky, {"curses": False, **slow}) < 0.7
+    # a player who ignores the Curse (never caught) escapes its effect (STK-C-3)
+    cheat = {"curses": True, "turn.curse_catch_scale": 0.0, **slow}
+    assert _second_token_goes_elsewhere(sticky, cheat, "cheater") < 0.7
+
+
+def test_STK_C_2_new_curse_sends_the_old_one_under_the_pile(sticky):
+    """STK-C-2: the pile is a queue: draws come off the top, old Curses go underneath."""
+    rng = np.random.default_rng(5)
+    n = 12
+    order = rng.permutation(n)
+    deck = order.astype(np.int64)
+    deck_state = np.array([0, n], dtype=np.int64)
+    curse_of = np.full(MAX_SEATS, NO_CURSE, dtype=np.int64)
+    ev = np.zeros((1000, EV_WIDTH), dtype=np.int64)
+    evn = np.zeros(1, dtype=np.int64)
+    pile = deque(int(c) for c in order)
+    held = {}
+    for step in range(300):
+        seat = int(rng.integers(0, 6))
+        draw_curse(deck, deck_state, seat, curse_of, ev, evn)
+        card = pile.popleft()
+        if seat in held:
+            pile.append(held[seat])
+        old = held.get(seat, NO_CURSE)
+        held[seat] = card
+        assert curse_of[seat] == card, f"step {step}"
+        assert deck_state[1] == len(pile)
+        row = ev[evn[0] - 1]
+        assert (row[0], row[1], row[2], row[3]) == (EV_CURSE_DRAW, seat, card, old)
+        top = [int(deck[(deck_state[0] + k) % n]) for k in range(deck_state[1])]
+        assert top == list(pile)
+    # cards are conserved: in the pile or in a hand, each exactly once
+    assert sorted(list(pile) + list(held.values())) == list(range(n))
+
+
+def test_STK_C_2_empty_pile_draws_nothing():
+    """STK-C-2 edge: with no card left in the pile, drawing changes nothing."""
+    deck = np.array([0, 1], dtype=np.int64)
+    deck_state = np.array([0, 2], dtype=np.int64)
+    curse_of = np.full(MAX_SEATS, NO_CURSE, dtype=np.int64)
+    ev = np.zeros((10, EV_WIDTH), dtype=np.int64)
+    evn = np.zeros(1, dtype=np.int64)
+    draw_curse(deck, deck_state, 0, curse_of, ev, evn)
+    draw_curse(deck, deck_state, 1, curse_of, ev, evn)
+    assert list(curse_of[:2]) == [0, 1] and deck_state[1] == 0
+    draw_curse(deck, deck_state, 2, curse_of, ev, evn)
+    assert curse_of[2] == NO_CURSE and evn[0] == 2
+    draw_curse(deck, deck_state, 0, curse_of, ev, evn)  # a holder still keeps its card
+    assert curse_of[0] == 0 and deck_state[1] == 0
+
+
+@njit(cache=True)
+def count_caught(rng, card, curse, fp, n):
+    k = 0
+    for _ in range(n):
+        if caught_ignoring(rng, card, curse, fp):
+            k += 1
+    return k
+
+
+def test_STK_C_3_caught_ignoring_a_curse_costs_a_token(sticky):
+    """STK-C-3: a player ignoring the Curse is caught with chance catch_p x catch scale
+    (capped at 1) and loses a token; with none, nothing is lost."""
+    p = configure(sticky, {"curses": True}).params
+    n = 40_000
+    for card in (0, 1, 11):
+        catch = p.curse[card, CU_CATCH]
+        k = count_caught(new_rng(71, card), card, p.curse, p.fp, n)
+        assert stats.binomtest(k, n, catch).pvalue > ALPHA
+    sure = configure(sticky, {"curses": True, "turn.curse_catch_scale": 10.0}).params
+    never = configure(sticky, {"curses": True, "turn.curse_catch_scale": 0.0}).params
+    assert count_caught(new_rng(72, 0), 0, sure.curse, sure.fp, 2000) == 2000
+    assert count_caught(new_rng(72, 1), 0, never.curse, never.fp, 2000) == 0
+    # whole games: every cheat is caught and costs exactly one token
+    config = configure(sticky, {"curses": True, "turn.curse_catch_scale": 10.0,
+                                "strategy.max_catch_p": 1.0}, "cheater")
+    recs = sticky.run_batch(config, 13, 0, 300)
+    assert recs["curse_cheats"].sum() > 100
+    assert (recs["curse_penalties"] == recs["curse_cheats"]).all()
+    assert (recs["void_turns"] == 0).all()
+    tokens = sum(recs[f"tokens_{s}"] for s in range(4))
+    # tokens held = tokens gained - penalties; gained = turns - mishaps
+    assert (tokens == recs["turns"] - recs["mishaps"] - recs["curse_penalties"]).all()
+    for index in range(10):
+        _, ev = replay(config, 13, index)
+        held = Counter()
+        for _, events in split_turns(ev):
+            ignored = {int(e[1]) for e in events if e[0] == EV_CURSE_CHOICE and e[3] == 1}
+            penalised = [e for e in events if e[0] == EV_PENALTY]
+            assert {int(e[1]) for e in penalised} == ignored
+            for e in penalised:
+                assert held[int(e[1])] > 0  # only a holder is asked, so a token is there
+                held[int(e[1])] -= 1
+                assert e[3] == held[int(e[1])]
+            codes = [int(e[0]) for e in events]
+            for e in events:
+                if e[0] == EV_TOKEN:
+                    held[int(e[1])] += 1
+                    assert e[2] == held[int(e[1])]
+            if EV_PENALTY in codes and EV_TOKEN in codes:
+                # the catch is resolved before the turn's token is awarded
+                assert max(k for k, c in enumerate(codes) if c == EV_PENALTY) < codes.index(
+                    EV_TOKEN)
+    # a cheater nobody watches is never penalised
+    recs = sticky.run_batch(configure(sticky, {"curses": True, "turn.curse_catch_scale": 0.0},
+                                      "cheater"), 13, 0, 300)
+    assert recs["curse_cheats"].sum() > 100 and recs["curse_penalties"].sum() == 0
+
+
+CURSE_CLAUSES = [
+    ("STK-C-4", "one_eye", "Play with one eye closed."),
+    ("STK-C-5", "singing", "Play while singing."),
+    ("STK-C-6", "one_leg", "Play standing on one leg."),
+    ("STK-C-7", "two_tentacles", "Play with two tentacles in the same hand."),
+    ("STK-C-8", "step_back", "Step back from the table."),
+    ("STK-C-9", "extra_creature", "You must have at least one additional Creature on your "
+                                  "tentacle to be able to win a Deep One token."),
+    ("STK-C-10", "wrong_hand", "Play with your wrong hand."),
+    ("STK-C-11", "no_speaking", "Play without speaking."),
+    ("STK-C-12", "upside_down", "Play holding your tentacle upside down."),
+    ("STK-C-13", "resting_start", "Start each turn with your tentacle resting on the table."),
+    ("STK-C-14", "spin_tentacle", "Spin your tentacle above your head before your first "
+                                  "tentacle throw."),
+    ("STK-C-15", "spin_around", "Spin around once before your first tentacle throw."),
+]
+
+
+def test_STK_C_4_to_15_cover_the_rulebook_cards(sticky):
+    """STK-C-4..15: the rules data holds exactly the rulebook's 12 Curse cards, in order."""
+    config = configure(sticky, {"curses": True})
+    assert list(config.params.curse_names) == [c[1] for c in CURSE_CLAUSES]
+    assert list(config.params.curse_texts) == [c[2] for c in CURSE_CLAUSES]
+    book = RULEBOOK.read_text(encoding="utf-8")
+    for _, _, text in CURSE_CLAUSES:
+        assert "- " + text.rstrip(".") in book
+
+
+@pytest.mark.parametrize("clause,card,text", [pytest.param(*c, id=c[0]) for c in CURSE_CLAUSES])
+def test_STK_C_4_to_15_curse_card_effect(sticky, clause, card, text):
+    """STK-C-4 .. STK-C-15: each Curse card changes its holder's race as its rules data
+    says: time_factor scales reaction and rethrow times, delay_s comes before the first throw,
+    aim_factor widens the aim error, extra_creature makes the target alone not score."""
+    rules = sticky.default_rules()
+    config = configure(sticky, {"curses": True})
+    p = config.params
+    c = list(p.curse_names).index(card)
+    tf, af, delay, extra = (rules[f"curse.{card}.{k}"] for k in
+                            ("time_factor", "aim_factor", "delay_s", "extra_creature"))
+    assert tuple(p.curse[c, [CU_TIME, CU_AIM, CU_DELAY, CU_EXTRA]]) == (tf, af, delay, extra)
+    assert tf != 1.0 or af != 1.0 or delay > 0.0 or extra  # every card does something
+    seat = 1
+
+    # speed: the first throw comes delay_s + time_factor x the reaction time
+    for i in range(30):
+        plain = first_throw_time(new_rng(i, 5), seat, False, NO_CURSE, p.skill, p.curse, p.fp)
+        cursed = first_throw_time(new_rng(i, 5), seat, False, c, p.skill, p.curse, p.fp)
+        assert cursed == pytest.approx(delay + tf * plain, rel=1e-12)
+
+    # accuracy: the chance a throw hits uses aim_sd x aim_factor
+    reach = p.fp[F_REACH] + p.fp[F_TOKEN_R]
+    aim = p.skill[seat, SK_AIM]
+    assert p.phit[seat, 0] == pytest.approx(-np.expm1(-reach**2 / (2 * aim**2)))
+    assert p.phit[seat, 1 + c] == pytest.approx(-np.expm1(-reach**2 / (2 * (aim * af) ** 2)))
+
+    # the race on a lone target with the same stream, cursed versus not
+    b = Board(p)
+    target = b.put(creature_index(4, 2, p.ip), 30.0, 25.0)
+    more_throws = 0
+    for seed in range(40):
+        free = run_race(config, b, target, seat=seat, t=1.0, seed=seed)
+        under = run_race(config, b, target, seat=seat, t=1.0, cursed=c, seed=seed)
+        n_free = sum(1 for e in free.events if e[0] == EV_THROW)
+        n_under = sum(1 for e in under.events if e[0] == EV_THROW)
+        assert free.result == RACE_SCORED
+        if extra:  # the target alone never scores: the seat throws until it gives up
+            assert under.result == RACE_LOST and under.t == INF
+            assert n_under == p.ip[I_MAX_THROWS]
+            continue
+        assert under.result == RACE_SCORED
+        assert n_under >= n_free  # a wider aim never hits sooner on the same stream
+        more_throws += n_under > n_free
+        if n_under == n_free:  # same throws: every interval is scaled by time_factor
+            assert under.t - 1.0 == pytest.approx(tf * (free.t - 1.0), rel=1e-9)
+    if af > 1.0 and not extra:
+        assert more_throws > 0
+    elif not extra:
+        assert more_throws == 0
+
+    # forced hits (aim 0): the finish is the start plus time_factor x the detach time;
+    # extra_creature scores once another Creature sticks along with the target
+    forced = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 0.0})
+    fp_ = forced.params
+    b = Board(fp_)
+    target = b.put(creature_index(4, 2, fp_.ip), 30.0, 25.0)
+    b.put(creature_index(1, 1, fp_.ip), 33.2, 25.0)  # within 3.5 cm: sticks on every hit
+    out = run_race(forced, b, target, seat=seat, t=2.0, cursed=c)
+    assert out.result == RACE_SCORED
+    assert out.t == pytest.approx(2.0 + tf * fp_.skill[seat, SK_DETACH])
+
+
+def test_STK_C_9_extra_creature_needs_company_on_the_tentacle(sticky):
+    """STK-C-9 (extra_creature): with the target alone on a forced hit, the cursed seat must
+    throw again; an uncursed seat scores at once."""
+    config = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 0.0,
+                                "max_throws": 6})
+    p = config.params
+    c = list(p.curse_names).index("extra_creature")
+    b = Board(p)
+    target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
+    plain = run_race(config, b, target, t=1.0)
+    assert plain.result == RACE_SCORED and plain.t == pytest.approx(1.0 + p.skill[0, SK_DETACH])
+    cursed = run_race(config, b, target, t=1.0, cursed=c)
+    assert cursed.result == RACE_LOST
+    assert [e[0] for e in cursed.events] == [EV_THROW] * 6 + [EV_GIVE_UP]
+    assert all(e[3] == 1 for e in cursed.events if e[0] == EV_THROW)  # every throw hit
