@@ -1,1 +1,50 @@
-"""Experiments: run configurations, sweeps and strategy comparisons; statistics and reports."""
+"""Experiments: run configurations, sweeps and strategy comparisons; statistics and reports.
+
+The public Python API (each the twin of a CLI command)::
+
+    from experiments import run, run_sweep, load_sweep, compare
+
+    result = run("sticky", {"players": 4}, games=100_000, seed=1)       # cthulhu-sim run
+    sweep = run_sweep("experiments/specs/sticky-seats.toml", "out/seats")  # cthulhu-sim sweep
+    sweep = load_sweep("out/seats")            # sweep.results: one row per cell (pandas)
+    cmp = compare("sticky", ["honest", "cheater"], {"curses": True}, games=50_000)
+
+Names are imported lazily so ``import experiments`` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "run": "experiments.runner",
+    "run_config": "experiments.runner",
+    "summarize": "experiments.runner",
+    "format_summary": "experiments.runner",
+    "RunResult": "experiments.runner",
+    "run_sweep": "experiments.sweep",
+    "load_sweep": "experiments.sweep",
+    "SweepResult": "experiments.sweep",
+    "load_spec": "experiments.spec",
+    "SweepSpec": "experiments.spec",
+    "SpecError": "experiments.spec",
+    "compare": "experiments.comparison",
+    "Comparison": "experiments.comparison",
+    "build_report": "experiments.report",
+    "format_sweep": "experiments.report",
+    "baseline_comparisons": "experiments.report",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'experiments' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

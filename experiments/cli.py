@@ -199,10 +199,189 @@ def bench(
 
 
 @app.command()
-def main(
+def sweep(
+    spec: Annotated[str, typer.Argument(help="Sweep spec (TOML); see experiments/specs/.")],
+    out: Annotated[str | None, typer.Option(
+        "--out", "-o", help="Output folder (default: reports/<spec name>).")] = None,
+    resume: Annotated[bool, typer.Option(
+        help="Finish the sweep begun in --out, skipping finished cells.")] = False,
+    overwrite: Annotated[bool, typer.Option(help="Discard a previous sweep in --out.")] = False,
+    records: Annotated[bool, typer.Option(
+        "--records", help="Also keep every playout's full record (Parquet).")] = False,
+    scheduler: Annotated[str | None, typer.Option(
+        help="Run on the Dask cluster at this scheduler address (tcp://HOST:8786).")] = None,
+    dask_local: Annotated[int | None, typer.Option(
+        "--dask-local", min=1, help="Run on a local Dask cluster of N worker processes.")
+    ] = None,
+    chunk: Annotated[int, typer.Option(
+        min=1, help="Playouts per task (results do not depend on it).")] = 8192,
+    threads: ThreadsOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
+) -> None:
+    """Run a sweep: every combination of the spec's axes, resumable, with a report."""
+    from pathlib import Path
+
+    from experiments.report import format_sweep
+    from experiments.spec import SpecError, SweepSpec
+    from experiments.store import SweepDirError
+    from experiments.sweep import run_sweep
+
+    if scheduler and dask_local:
+        fail("give --scheduler or --dask-local, not both")
+    try:
+        parsed = SweepSpec.load(spec)
+    except SpecError as exc:
+        fail(str(exc))
+    target = out or str(Path("reports") / Path(spec).stem)
+    done = [0]
+    try:
+        result = run_sweep(parsed, target, resume=resume, overwrite=overwrite,
+                           scheduler=scheduler, dask_local=dask_local, chunk=chunk,
+                           threads=threads, records=True if records else None,
+                           progress=not quiet, report=not no_report,
+                           on_cell=lambda i: done.__setitem__(0, done[0] + 1))
+    except (SweepDirError, SpecError) as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        typer.echo(f"\ninterrupted after {done[0]} more cell(s); every finished cell is saved. "
+                   f"Run the same command with --resume to finish.", err=True)
+        raise typer.Exit(130) from None
+    typer.echo(format_sweep(result))
+
+
+@app.command()
+def report(
+    folder: Annotated[str, typer.Argument(help="A sweep's output folder.")],
+) -> None:
+    """Rebuild a sweep's report (Markdown, HTML and charts) from its saved results."""
+    from experiments.report import build_report, format_sweep
+    from experiments.sweep import load_sweep
+
+    try:
+        result = load_sweep(folder)
+    except FileNotFoundError as exc:
+        fail(str(exc))
+    build_report(result)
+    typer.echo(format_sweep(result))
+
+
+@app.command()
+def compare(
+    game: GameArg,
+    strategies: Annotated[str, typer.Option(
+        help="Comma-separated strategies, e.g. random,heuristic.")],
+    games: Annotated[int, typer.Option(min=1, help="Games per strategy.")] = 100_000,
+    seed: SeedOpt = 1,
+    players: Annotated[int | None, typer.Option(help="Player count.")] = None,
+    goo: Annotated[str | None, typer.Option(help="Great Old One (tec).")] = None,
+    difficulty: Annotated[str | None, typer.Option(help="normal, hard, madness (tec).")] = None,
+    set_: SetOpt = None,
+    rules: RulesOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[str | None, typer.Option(
+        "--out", "-o", help="Also write compare.json, a bar chart and a report here.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """The main job (`make run`): a Sticky Cthulhu summary at the defaults."""
+    """Play each strategy on the same seeds: win rates and paired differences."""
+    from experiments.comparison import compare as run_compare
+
+    try:
+        get_game(game)
+        overrides = shortcut_overrides(game, set_, players=players, goo=goo,
+                                       difficulty=difficulty)
+        result = run_compare(game, strategies, overrides, games=games, seed=seed,
+                             rules_path=rules, threads=threads, quiet=quiet)
+    except (RulesError, KeyError) as exc:
+        fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
+    if out:
+        result.write(out)
+    if json_out:
+        typer.echo(json.dumps(result.summary(), indent=2, default=float))
+    else:
+        typer.echo(result.format())
+
+
+@app.command()
+def check(
+    game: GameArg,
+    games: Annotated[int, typer.Option(min=1, help="Games to play under the checker.")] = 10_000,
+    seed: SeedOpt = 1,
+    players: Annotated[int | None, typer.Option(help="Player count.")] = None,
+    goo: Annotated[str | None, typer.Option(help="Great Old One (tec).")] = None,
+    difficulty: Annotated[str | None, typer.Option(help="normal, hard, madness (tec).")] = None,
+    set_: SetOpt = None,
+    strategy: StrategyOpt = None,
+    rules: RulesOpt = None,
+    threads: ThreadsOpt = None,
+    json_out: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play games under the game's rules checker; exit 1 on any violation or stuck game."""
+    from experiments.runner import progress_bar, set_threads
+
+    try:
+        g = get_game(game)
+        if not callable(getattr(g, "check", None)):
+            fail(f"{g.name} has no rules checker: its game object offers no check() method "
+                 "(games that do: " + (", ".join(
+                     n for n in game_names() if callable(getattr(get_game(n), "check", None)))
+                     or "none yet") + ")")
+        overrides = shortcut_overrides(game, set_, players=players, goo=goo,
+                                       difficulty=difficulty)
+        config = g.configure(overrides, strategy, rules)
+    except (RulesError, KeyError) as exc:
+        fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
+    set_threads(threads)
+    bar = progress_bar(games, quiet or json_out, f"{g.name} check")
+    try:
+        result = g.check(config, games=games, seed=seed,
+                         progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    result = dict(result)
+    bad = int(result.get("violations", 0) or 0) + int(result.get("stuck", 0) or 0)
+    if json_out:
+        typer.echo(json.dumps(result, indent=2, default=str))
+    else:
+        typer.echo(f"{g.title} rules check - strategy {config.strategy.name}, "
+                   f"{int(result.get('games', games)):,} games, seed {seed}")
+        for k, v in result.items():
+            if k in ("games", "first_violation"):
+                continue
+            typer.echo(f"  {k.replace('_', ' ')}: {v}")
+        if result.get("first_violation"):
+            typer.echo(f"  first violation: {result['first_violation']}")
+        typer.echo("  result: " + ("FAILED" if bad else "ok"))
+    if bad:
+        raise typer.Exit(1)
+
+
+TEC_SPEC = "tec-balance.toml"
+TEC_OUT = "reports/tec-balance"
+
+
+@app.command()
+def main(
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    out: Annotated[str, typer.Option("--out", "-o", help="Report folder (Tiny Epic Cthulhu).")
+                   ] = TEC_OUT,
+) -> None:
+    """The main job (`make run`): the Tiny Epic Cthulhu balance sweep (every Great Old One x
+    difficulty x player count) with its report, or a Sticky Cthulhu summary until that game
+    is available."""
+    if "tec" in game_names():
+        from pathlib import Path
+
+        from experiments.report import format_sweep
+        from experiments.sweep import run_sweep
+
+        spec = Path(__file__).with_name("specs") / TEC_SPEC
+        result = run_sweep(spec, out, resume="auto", progress=not quiet)
+        typer.echo(format_sweep(result))
+        return
     from experiments.runner import format_summary
     from experiments.runner import run as run_game
 

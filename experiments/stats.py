@@ -98,3 +98,68 @@ def length_summary(values: np.ndarray) -> dict:
         "p50": float(np.percentile(v, 50)),
         "p90": float(np.percentile(v, 90)),
     }
+
+
+# ---- helpers shared by sweeps, comparisons and reports ----------------------------------
+
+
+def outcome_rates(outcomes: np.ndarray, names: tuple[str, ...] | list[str]) -> dict[str, Rate]:
+    """The share of each outcome (codes index ``names``), each with its Wilson interval."""
+    codes = np.asarray(outcomes, dtype=np.int64)
+    n = codes.size
+    counts = np.bincount(codes, minlength=len(names)) if n else np.zeros(len(names), np.int64)
+    return {name: wilson(int(counts[i]), n) for i, name in enumerate(names)}
+
+
+def seat_win_rates(winners: np.ndarray, seats: int) -> list[Rate]:
+    """Win rate of each seat (first-player advantage), each with its Wilson interval."""
+    w = np.asarray(winners, dtype=np.int64)
+    n = w.size
+    counts = np.bincount(w[w >= 0], minlength=seats) if n else np.zeros(seats, np.int64)
+    return [wilson(int(counts[s]), n) for s in range(seats)]
+
+
+def length_distribution(values: np.ndarray) -> dict:
+    """A game-length column summarised: mean, sd, p10/p50/p90, min, max and the histogram
+    (``hist[t]`` = number of games lasting ``t`` turns)."""
+    v = np.asarray(values, dtype=np.int64)
+    out = length_summary(v)
+    if v.size == 0:
+        out.update(sd=float("nan"), p10=float("nan"), min=0, max=0, hist=np.zeros(0, np.int64))
+        return out
+    out["sd"] = float(v.std(ddof=1)) if v.size > 1 else 0.0
+    out["p10"] = float(np.percentile(v, 10))
+    out["min"] = int(v.min())
+    out["max"] = int(v.max())
+    out["hist"] = np.bincount(np.clip(v, 0, None))
+    return out
+
+
+def paired_rate_difference(a: np.ndarray, b: np.ndarray) -> Difference:
+    """Difference of two success rates measured on the same playouts (a - b), paired."""
+    return paired_difference(np.asarray(a, dtype=bool), np.asarray(b, dtype=bool))
+
+
+def half_width(rate: Rate) -> float:
+    """Half the width of a rate's 95% interval (the "plus or minus" of a sweep's precision)."""
+    return (rate.hi - rate.lo) / 2.0
+
+
+def pct(x: float, digits: int = 1) -> str:
+    """A share as a percentage string."""
+    return "n/a" if x != x else f"{100 * x:.{digits}f}%"
+
+
+def fmt_rate(rate: Rate, digits: int = 1) -> str:
+    """``52.3% [51.3, 53.3]``."""
+    if rate.trials <= 0:
+        return "n/a"
+    return f"{100 * rate.rate:.{digits}f}% [{100 * rate.lo:.{digits}f}, {100 * rate.hi:.{digits}f}]"
+
+
+def fmt_diff(diff: Difference, digits: int = 1, unit: str = "pts", scale: float = 100.0) -> str:
+    """``+3.1 pts [+2.4, +3.8]``."""
+    if diff.n <= 0:
+        return "n/a"
+    return (f"{scale * diff.mean:+.{digits}f} {unit} "
+            f"[{scale * diff.lo:+.{digits}f}, {scale * diff.hi:+.{digits}f}]")

@@ -1,0 +1,372 @@
+"""Sweep reports: ``report.md`` with PNG charts beside it, and ``report.html``, one
+self-contained file (charts embedded) that a person can open or mail."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from experiments.spec import fmt_value
+from experiments.stats import (
+    Rate,
+    fmt_rate,
+    paired_difference,
+    paired_rate_difference,
+)
+from experiments.store import write_parquet, write_text
+
+
+# ---- a tiny document model, rendered as Markdown and as HTML ----------------------------
+@dataclass
+class Doc:
+    blocks: list[tuple] = field(default_factory=list)
+
+    def h(self, level: int, text: str) -> None:
+        self.blocks.append(("h", level, text))
+
+    def p(self, text: str) -> None:
+        self.blocks.append(("p", text))
+
+    def ul(self, items: list[str]) -> None:
+        self.blocks.append(("ul", items))
+
+    def table(self, headers: list[str], rows: list[list[str]], right: set[int] | None = None,
+              ) -> None:
+        self.blocks.append(("table", headers, rows, right or set()))
+
+    def img(self, file: str, title: str, caption: str, alt: str) -> None:
+        self.blocks.append(("img", file, title, caption, alt))
+
+    def code(self, text: str) -> None:
+        self.blocks.append(("code", text))
+
+    # ---- Markdown ------------------------------------------------------------------------
+    def markdown(self) -> str:
+        out: list[str] = []
+        for b in self.blocks:
+            kind = b[0]
+            if kind == "h":
+                out.append("#" * b[1] + " " + b[2])
+            elif kind == "p":
+                out.append(b[1])
+            elif kind == "ul":
+                out.append("\n".join(f"- {item}" for item in b[1]))
+            elif kind == "table":
+                headers, rows, right = b[1], b[2], b[3]
+                out.append("| " + " | ".join(headers) + " |")
+                out.append("|" + "|".join("---:" if i in right else "---"
+                                          for i in range(len(headers))) + "|")
+                out.extend("| " + " | ".join(_md_cell(c) for c in r) + " |" for r in rows)
+            elif kind == "img":
+                _, file, title, caption, alt = b
+                out.append(f"![{alt}]({file})\n\n*{caption}*")
+            elif kind == "code":
+                out.append("```\n" + b[1] + "\n```")
+            out.append("")
+        return "\n".join(out)
+
+    # ---- HTML ----------------------------------------------------------------------------
+    def html(self, title: str, images: dict[str, bytes]) -> str:
+        body: list[str] = []
+        for b in self.blocks:
+            kind = b[0]
+            if kind == "h":
+                body.append(f"<h{b[1]}>{_inline(b[2])}</h{b[1]}>")
+            elif kind == "p":
+                body.append(f"<p>{_inline(b[1])}</p>")
+            elif kind == "ul":
+                body.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in b[1]) + "</ul>")
+            elif kind == "table":
+                headers, rows, right = b[1], b[2], b[3]
+                head = "".join(f"<th>{_inline(h)}</th>" for h in headers)
+                trs = []
+                for r in rows:
+                    tds = "".join(
+                        f"<td class=\"num\">{_inline(c)}</td>" if i in right
+                        else f"<td>{_inline(c)}</td>" for i, c in enumerate(r))
+                    trs.append(f"<tr>{tds}</tr>")
+                body.append(f"<div class=\"tw\"><table><thead><tr>{head}</tr></thead>"
+                            f"<tbody>{''.join(trs)}</tbody></table></div>")
+            elif kind == "img":
+                _, file, t, caption, alt = b
+                data = base64.b64encode(images[file]).decode("ascii")
+                body.append(f"<figure><img alt=\"{html.escape(alt)}\" "
+                            f"src=\"data:image/png;base64,{data}\">"
+                            f"<figcaption>{_inline(caption)}</figcaption></figure>")
+            elif kind == "code":
+                body.append(f"<pre><code>{html.escape(b[1])}</code></pre>")
+        return (
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{html.escape(title)}</title>\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<style>{CSS}</style>\n</head>\n<body>\n" + "\n".join(body) + "\n</body>\n</html>\n"
+        )
+
+
+CSS = (
+    "body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;"
+    "margin:2em auto;padding:0 1em;color:#222;line-height:1.45}"
+    "h1{font-size:1.6em}h2{margin-top:1.6em;border-bottom:1px solid #ddd}"
+    "table{border-collapse:collapse;font-size:.85em;margin:.6em 0}"
+    "th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;white-space:nowrap}"
+    "td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}"
+    ".tw{overflow-x:auto}figure{margin:1.2em 0}img{max-width:100%;height:auto}"
+    "figcaption{font-size:.85em;color:#555}code{background:#f3f3f3;padding:0 .2em}"
+    "pre{background:#f6f6f6;padding:.6em;overflow-x:auto}"
+)
+
+
+def _md_cell(text: str) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def _inline(text: str) -> str:
+    t = html.escape(str(text))
+    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
+    t = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", t)
+    return t
+
+
+# ---- numbers for the report -------------------------------------------------------------
+def _rate(row: pd.Series, prefix: str) -> Rate:
+    n = int(row["games"])
+    r = float(row[f"{prefix}_rate"] if f"{prefix}_rate" in row else row[prefix])
+    return Rate(int(round(r * n)), n, r, float(row[f"{prefix}_lo"]), float(row[f"{prefix}_hi"]))
+
+
+def headline(manifest: dict) -> tuple[str, str]:
+    """The column prefix and the name of the rate every chart and table leads with."""
+    if manifest["cooperative"]:
+        return "win", "team win rate"
+    return "seat0", "seat 0 win rate"
+
+
+def headline_indicator(manifest: dict, playouts: pd.DataFrame) -> np.ndarray:
+    if manifest["cooperative"]:
+        return playouts["outcome"].to_numpy() == 0
+    return playouts["winner"].to_numpy() == 0
+
+
+def baseline_comparisons(result) -> list[dict[str, Any]]:
+    """Paired differences of every cell from its baseline cell (the cell with the baseline's
+    axis values and the same other values), over their common playout indices."""
+    m = result.manifest
+    base = (m.get("report") or {}).get("baseline")
+    if not base or result.results.empty:
+        return []
+    finished = set(result.results["cell"].astype(int))
+    by_values = {json.dumps(c["values"], sort_keys=True): c for c in m["cells"]}
+    out = []
+    for c in m["cells"]:
+        if c["index"] not in finished:
+            continue
+        if all(json.dumps(c["values"].get(k)) == json.dumps(v) for k, v in base.items()):
+            continue
+        b = by_values.get(json.dumps({**c["values"], **base}, sort_keys=True))
+        if b is None or b["index"] not in finished:
+            continue
+        pa = result.playouts(c["index"], ["outcome", "winner", "turns"])
+        pb = result.playouts(b["index"], ["outcome", "winner", "turns"])
+        n = min(len(pa), len(pb))
+        ia = headline_indicator(m, pa)[:n]
+        ib = headline_indicator(m, pb)[:n]
+        d = paired_rate_difference(ia, ib)
+        t = paired_difference(pa["turns"].to_numpy()[:n], pb["turns"].to_numpy()[:n])
+        out.append({"cell": c["index"], "label": c["label"], "baseline_cell": b["index"],
+                    "baseline": b["label"], "n": n, "diff": d.mean, "lo": d.lo, "hi": d.hi,
+                    "turns_diff": t.mean, "turns_lo": t.lo, "turns_hi": t.hi})
+    return out
+
+
+def overview(result) -> tuple[list[str], list[list[str]]]:
+    """The headline rate of every cell, pivoted: one column per value of the x axis (player
+    count for most sweeps), one row per combination of the other swept axes."""
+    from experiments.charts import ChartData
+
+    m = result.manifest
+    data = ChartData(m, result.results)
+    prefix, _ = headline(m)
+    x = data.roles.x
+    others = [k for k, v in data.axes.items() if len(v) > 1 and k != x]
+    if x is None:
+        headers = (others or ["cell"]) + ["games", "rate ± half-width"]
+        rows = []
+        for combo in data.combos(others):
+            row = data.one(**combo)
+            if row is None:
+                continue
+            r = _rate(row, prefix)
+            key = [fmt_value(v) for v in combo.values()] if others else [row["label"]]
+            rows.append(key + [f"{int(row['games']):,}",
+                               f"{100 * r.rate:.1f} ±{100 * (r.hi - r.lo) / 2:.1f}"])
+        return headers, rows
+    headers = others + [f"{x}={fmt_value(v)}" for v in data.axes[x]]
+    rows = []
+    for combo in data.combos(others):
+        cells = []
+        for xv in data.axes[x]:
+            row = data.one(**combo, **{x: xv})
+            if row is None:
+                cells.append("-")
+            else:
+                r = _rate(row, prefix)
+                cells.append(f"{100 * r.rate:.1f} ±{100 * (r.hi - r.lo) / 2:.1f}")
+        rows.append([fmt_value(v) for v in combo.values()] + cells)
+    return headers, rows
+
+
+def format_overview(result) -> str:
+    """The overview as an aligned text table (the terminal summary of a sweep)."""
+    headers, rows = overview(result)
+    widths = [max(len(str(h)), *(len(str(r[i])) for r in rows)) if rows else len(str(h))
+              for i, h in enumerate(headers)]
+    lines = ["  ".join(str(h).ljust(w) for h, w in zip(headers, widths, strict=True))]
+    lines.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        lines.append("  ".join(str(c).ljust(w) for c, w in zip(r, widths, strict=True)))
+    return "\n".join(lines)
+
+
+def format_sweep(result) -> str:
+    """A terminal summary: what was swept, the overview table, and where the report is."""
+    m = result.manifest
+    _, name = headline(m)
+    df = result.results
+    total = int(df["games"].sum()) if len(df) else 0
+    lines = [f"{m['title']}: {len(df)} of {len(m['cells'])} cells, {total:,} games, "
+             f"seed {m['seed']}",
+             f"{name} in % with the 95% half-width in points:",
+             format_overview(result)]
+    if len(df):
+        lines.append(f"widest 95% interval: ±{100 * df['halfwidth'].max():.2f} points; "
+                     f"rules data: {int(df['assumed_values'].iloc[0])} of "
+                     f"{int(df['rules_values'].iloc[0])} values are assumed")
+    info = result.run_info
+    if info.get("seconds") is not None:
+        pps = info.get("playouts_per_s") or 0
+        lines.append(f"this run: {info['games_played']:,} games in {info['seconds']:.1f} s "
+                     f"({pps:,.0f} games/s, {info['backend']})")
+    if result.report_md.exists():
+        lines.append(f"report: {result.report_md}  {result.report_html}")
+    return "\n".join(lines)
+
+
+# ---- the report -------------------------------------------------------------------------
+def build_report(result) -> list[Path]:
+    """Write ``report.md``, ``report.html`` and the charts into the sweep's folder."""
+    from experiments.charts import all_charts
+
+    m = result.manifest
+    root = Path(result.root)
+    df = result.results
+    comps = baseline_comparisons(result)
+    if comps:
+        write_parquet(root / "comparisons.parquet", pd.DataFrame(comps))
+    charts = all_charts(m, df, root, comps)
+    prefix, name = headline(m)
+    doc = Doc()
+    doc.h(1, m["title"])
+    if m.get("description"):
+        doc.p(m["description"])
+    total = int(df["games"].sum()) if len(df) else 0
+    axes_text = "; ".join(f"`{k}` = {', '.join(fmt_value(v) for v in vals)}"
+                          for k, vals in m["axes"].items()) or "nothing (one cell)"
+    src = m["rules_sources"]
+    n_values = sum(src.values())
+    assumed = src.get("assumed", 0)
+    set_assumed = m.get("assumed_set_by_sweep") or []
+    strat = m["strategy"] if "strategy" not in m["axes"] else "see the strategy axis"
+    items = [
+        f"**Game:** {m['game_title']} (`{m['game']}`), "
+        f"{'cooperative' if m['cooperative'] else 'competitive'}; strategy: {strat}",
+        f"**Settings:** {m['settings_text']}",
+        f"**Swept:** {axes_text} ({len(m['cells'])} cells)",
+        f"**Games:** {m['games_text']}; {total:,} games played in all, seed {m['seed']}"
+        + (f"; the widest 95% interval is ±{100 * df['halfwidth'].max():.2f} points"
+           if len(df) else ""),
+        f"**Rules data:** {assumed} of the {n_values} rules-data values behind these results "
+        f"are `assumed` ({src.get('rulebook', 0)} from the rulebook, {src.get('public', 0)} "
+        "public)" + (f"; the sweep itself sets {len(set_assumed)} assumed value(s): "
+                     + ", ".join(f"`{k}`" for k in set_assumed) if set_assumed else ""),
+    ]
+    if len(df) < len(m["cells"]):
+        items.append(f"**Incomplete:** {len(df)} of {len(m['cells'])} cells are finished; "
+                     "run the sweep again with `--resume`")
+    doc.ul(items)
+
+    doc.h(2, "Overview")
+    doc.p(f"{name.capitalize()} in percent, with the half-width of its 95% interval in "
+          "percentage points.")
+    headers, rows = overview(result)
+    doc.table(headers, rows, right=set(range(len(headers))) - {0})
+
+    if charts:
+        doc.h(2, "Charts")
+        for c in charts:
+            doc.h(3, c.title)
+            doc.img(c.file, c.title, c.caption, c.alt)
+
+    if comps:
+        base = ", ".join(f"{k} = {fmt_value(v)}"
+                         for k, v in m["report"]["baseline"].items())
+        doc.h(2, f"Differences from the baseline ({base})")
+        doc.p(f"Paired over the same playouts: each cell against the cell with {base} and "
+              "the same other settings. Differences in percentage points (pts) and turns, with "
+              "95% intervals; an interval that excludes 0 is a real difference.")
+        doc.table(["cell", "baseline", "games", f"{name} difference", "length difference"],
+                  [[c["label"], c["baseline"], f"{c['n']:,}",
+                    f"{100 * c['diff']:+.2f} pts [{100 * c['lo']:+.2f}, {100 * c['hi']:+.2f}]",
+                    f"{c['turns_diff']:+.2f} turns [{c['turns_lo']:+.2f}, {c['turns_hi']:+.2f}]"]
+                   for c in comps], right={2, 3, 4})
+
+    doc.h(2, "Every cell")
+    outcomes = m["outcomes"]
+    axes_multi = [k for k, v in m["axes"].items() if len(v) > 1]
+    head = axes_multi + ["games", f"{name} [95% CI]"]
+    if m["cooperative"]:
+        head += [f"{o}" for o in outcomes[1:]]
+    else:
+        max_seats = int(df["n_seats"].max()) if len(df) else 0
+        head += [f"seat {s}" for s in range(1, max_seats)]
+        head += [o for o in outcomes[1:]]
+    head += ["turns mean", "p50", "p90"]
+    rows = []
+    for _, row in df.iterrows():
+        r = [fmt_value(row[k]) for k in axes_multi]
+        r += [f"{int(row['games']):,}", fmt_rate(_rate(row, prefix))]
+        if m["cooperative"]:
+            r += [f"{100 * row[f'p_{o}']:.1f}%" for o in outcomes[1:]]
+        else:
+            for s in range(1, max_seats):
+                v = row.get(f"seat{s}_rate")
+                r.append("-" if v is None or v != v else fmt_rate(_rate(row, f"seat{s}")))
+            r += [f"{100 * row[f'p_{o}']:.2f}%" for o in outcomes[1:]]
+        r += [f"{row['turns_mean']:.1f}", f"{row['turns_p50']:.0f}", f"{row['turns_p90']:.0f}"]
+        rows.append(r)
+    doc.table(head, rows, right=set(range(len(axes_multi), len(head))))
+    if m["cooperative"] and len(outcomes) > 1:
+        doc.p("Outcome columns are shares of all games: " + ", ".join(
+            f"`{o}`" for o in outcomes[1:]) + " are the ways the game is lost.")
+
+    doc.h(2, "Method")
+    doc.p("Every cell plays playouts 0, 1, 2 ... of the same seed, and playout i draws its "
+          "random numbers from stream (seed, i) alone, so the cells share their randomness "
+          "(common random numbers) and differences between cells are paired. Rates carry 95% "
+          "Wilson score intervals; paired differences a normal 95% interval on the per-playout "
+          "differences. Results do not depend on thread count, chunk size or the machines used.")
+    doc.h(2, "Reproduce")
+    doc.code(f"cthulhu-sim sweep spec.toml --out {root.name}")
+
+    paths = [write_text(root / "report.md", doc.markdown())]
+    images = {c.file: (root / c.file).read_bytes() for c in charts}
+    paths.append(write_text(root / "report.html", doc.html(m["title"], images)))
+    paths += [root / c.file for c in charts]
+    return paths

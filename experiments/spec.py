@@ -1,0 +1,436 @@
+"""Sweep specifications: a TOML file naming a game, base settings, axes, strategies, a seed and
+how many games to play per cell.  Everything is validated before a single game is played.
+
+::
+
+    title = "Sticky Cthulhu: does the Curse rule help the beginners?"
+    game = "sticky"
+    seed = 1
+    strategy = "honest"                 # or a list: each strategy becomes a value of an axis
+    # rules = "my-rules.toml"           # optional rules data file, relative to this spec
+    # records = true                    # also keep every playout's full record (Parquet)
+
+    [settings]                          # base overrides, any rules-data key (or strategy.X)
+    seats = ["expert", "beginner"]
+
+    [axes]                              # the sweep: every combination is one cell
+    players = [2, 3, 4]
+    curses = [false, true]
+
+    [games]
+    per_cell = 20000                    # a fixed number of games per cell, or:
+    # precision = 0.5                   # play until every 95% interval is within +-0.5 points
+    # max_per_cell = 262144             #   ... or this many games (the cap)
+    # round = 8192                      #   ... adding this many games per round
+
+    [report]
+    baseline = { curses = false }       # paired differences against these axis values
+    # heatmap = ["goo", "difficulty"]   # the two axes of the win-rate heatmap
+    # x = "players"                     # the axis along the x of line charts
+
+Cells are numbered in the order of the Cartesian product of the axes (first axis slowest).
+Every cell plays playouts ``0, 1, 2 ...`` of the same seed, so cells share their random
+streams (common random numbers) and differences between cells are paired.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from simcore.rules_data import RulesError
+
+TOP_KEYS = ("title", "description", "game", "seed", "strategy", "rules", "records", "settings",
+            "axes", "games", "report")
+GAMES_KEYS = ("per_cell", "precision", "max_per_cell", "round", "metric")
+REPORT_KEYS = ("baseline", "heatmap", "x")
+METRICS = ("win", "all")
+DEFAULT_ROUND = 8192
+DEFAULT_CAP = 1 << 20
+# result columns an axis may not shadow
+RESERVED = {"cell", "label", "games", "seed", "halfwidth", "n_seats", "win_rate", "win_lo",
+            "win_hi", "assumed_values", "rules_values"}
+
+
+class SpecError(ValueError):
+    """A sweep specification is invalid; the message names the file, the key and the reason."""
+
+
+@dataclass(frozen=True)
+class Axis:
+    key: str
+    values: tuple
+
+
+@dataclass
+class Cell:
+    """One combination of axis values."""
+
+    index: int
+    values: dict[str, Any]  # axis key -> value
+    overrides: dict[str, Any]  # settings plus axis values (strategy excluded)
+    strategy: str | None
+    label: str
+
+    @property
+    def name(self) -> str:
+        return f"c{self.index:04d}"
+
+
+@dataclass
+class SweepSpec:
+    source: str  # the file (or "<dict>") named in error messages
+    game: str
+    seed: int
+    axes: list[Axis]
+    settings: dict[str, Any] = field(default_factory=dict)
+    strategy: str | None = None
+    rules_path: Path | None = None
+    rules_text: str | None = None
+    records: bool = False
+    per_cell: int | None = None
+    precision: float | None = None  # 95% half-width target, in percentage points
+    max_per_cell: int = DEFAULT_CAP
+    round: int = DEFAULT_ROUND
+    metric: str = "win"
+    title: str = ""
+    description: str = ""
+    baseline: dict[str, Any] | None = None
+    heatmap: tuple[str, str] | None = None
+    x: str | None = None
+    text: str | None = None  # the TOML text it was read from
+    _cells: list[Cell] | None = field(default=None, repr=False)
+    _configs: dict[int, Any] = field(default_factory=dict, repr=False)
+
+    # ---- loading -------------------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | Path, validate: bool = True) -> SweepSpec:
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise SpecError(f"{path}: sweep spec not found") from None
+        try:
+            raw = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise SpecError(f"{path}: not valid TOML: {exc}") from None
+        spec = cls.from_dict(raw, source=str(path), base_dir=path.parent, validate=False)
+        spec.text = text
+        if validate:
+            spec.validate()
+        return spec
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any], source: str = "<dict>",
+                  base_dir: str | Path | None = None, validate: bool = True) -> SweepSpec:
+        """A spec from a mapping shaped like the TOML file (the Python API's entry point)."""
+        raw = dict(raw)
+
+        def err(key: str, reason: str) -> SpecError:
+            return SpecError(f"{source}: key '{key}': {reason}")
+
+        for key in raw:
+            if key not in TOP_KEYS:
+                raise err(key, f"unknown key; allowed: {', '.join(TOP_KEYS)}")
+        game = raw.get("game")
+        if not isinstance(game, str) or not game:
+            raise err("game", "missing or not a string (the game's CLI name, e.g. \"sticky\")")
+        from simcore.registry import game_names
+
+        if game.lower() not in game_names():
+            raise err("game", f"unknown game {game!r}; known games: {', '.join(game_names())}")
+        seed = raw.get("seed", 1)
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+            raise err("seed", f"{seed!r} is not a non-negative integer")
+
+        settings = _flatten(_table(raw.get("settings", {}), "settings", err), "")
+        axes_raw = _flatten(_table(raw.get("axes", {}), "axes", err), "", leaf_lists=True)
+        axes: list[Axis] = []
+        for key, values in axes_raw.items():
+            if not isinstance(values, list):
+                raise err(f"axes.{key}", f"{values!r} is not a list of values")
+            if not values:
+                raise err(f"axes.{key}", "empty axis; give at least one value")
+            if len({_canon(v) for v in values}) != len(values):
+                raise err(f"axes.{key}", "repeated value")
+            if key in RESERVED:
+                raise err(f"axes.{key}", f"{key!r} is reserved for a result column")
+            if key in settings:
+                raise err(f"axes.{key}", "also set in [settings]; keep it in one place")
+            axes.append(Axis(key, tuple(values)))
+
+        strategy = raw.get("strategy")
+        if isinstance(strategy, list):
+            if any(a.key == "strategy" for a in axes):
+                raise err("strategy", "a list of strategies and an axes.strategy; give one")
+            if not strategy:
+                raise err("strategy", "empty list; give at least one strategy")
+            axes.append(Axis("strategy", tuple(strategy)))
+            strategy = None
+        if strategy is not None and not isinstance(strategy, str):
+            raise err("strategy", f"{strategy!r} is not a strategy name or a list of them")
+        for a in axes:
+            if a.key == "strategy" and not all(isinstance(v, str) for v in a.values):
+                raise err("axes.strategy", "every value must be a strategy name")
+
+        rules_path = None
+        rules_text = None
+        if raw.get("rules") is not None:
+            if not isinstance(raw["rules"], str):
+                raise err("rules", "not a file name")
+            rules_path = Path(raw["rules"])
+            if not rules_path.is_absolute() and base_dir is not None:
+                rules_path = Path(base_dir) / rules_path
+            try:
+                rules_text = rules_path.read_text(encoding="utf-8")
+            except OSError:
+                raise err("rules", f"rules data file {str(rules_path)!r} not found") from None
+        records = raw.get("records", False)
+        if not isinstance(records, bool):
+            raise err("records", f"{records!r} is not true or false")
+
+        spec = cls(source=source, game=game.lower(), seed=seed, axes=axes, settings=settings,
+                   strategy=strategy, rules_path=rules_path, rules_text=rules_text,
+                   records=records, title=str(raw.get("title", "")),
+                   description=str(raw.get("description", "")))
+        spec._read_games(raw.get("games"), err)
+        spec._read_report(raw.get("report", {}), err)
+        if validate:
+            spec.validate()
+        return spec
+
+    def _read_games(self, games: Any, err) -> None:
+        if games is None:
+            raise err("games", "missing; give games.per_cell (a number of games per cell) or "
+                      "games.precision (a 95% half-width in percentage points)")
+        if isinstance(games, int) and not isinstance(games, bool):
+            games = {"per_cell": games}
+        if not isinstance(games, dict):
+            raise err("games", "a table with per_cell or precision, or a number of games")
+        for key in games:
+            if key not in GAMES_KEYS:
+                raise err(f"games.{key}", f"unknown key; allowed: {', '.join(GAMES_KEYS)}")
+        has_n = "per_cell" in games
+        has_p = "precision" in games
+        if has_n == has_p:
+            raise err("games", "give exactly one of per_cell (games per cell) and precision "
+                      "(a 95% half-width in percentage points)")
+
+        def posint(key: str, lo: int = 1) -> int:
+            v = games[key]
+            if not isinstance(v, int) or isinstance(v, bool) or v < lo:
+                raise err(f"games.{key}", f"{v!r} is not an integer >= {lo}")
+            return v
+
+        if has_n:
+            self.per_cell = posint("per_cell")
+            for key in ("max_per_cell", "round", "metric"):
+                if key in games:
+                    raise err(f"games.{key}", "only applies with games.precision")
+            return
+        p = games["precision"]
+        if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 50:
+            raise err("games.precision", f"{p!r} is not a half-width in percentage points "
+                      "(a number above 0 and below 50, e.g. 0.5 for +-0.5 points)")
+        self.precision = float(p)
+        if "round" in games:
+            self.round = posint("round")
+        if "max_per_cell" in games:
+            self.max_per_cell = posint("max_per_cell")
+        if self.max_per_cell < self.round:
+            self.round = self.max_per_cell
+        metric = games.get("metric", "win")
+        if metric not in METRICS:
+            raise err("games.metric", f"{metric!r} is not one of {', '.join(METRICS)} (win: the "
+                      "win rate, or every seat's; all: every outcome share as well)")
+        self.metric = metric
+
+    def _read_report(self, report: Any, err) -> None:
+        if not isinstance(report, dict):
+            raise err("report", "not a table")
+        for key in report:
+            if key not in REPORT_KEYS:
+                raise err(f"report.{key}", f"unknown key; allowed: {', '.join(REPORT_KEYS)}")
+        axes = {a.key: a for a in self.axes}
+        if "baseline" in report:
+            base = report["baseline"]
+            if not isinstance(base, dict) or not base:
+                raise err("report.baseline", "a table of axis = value, e.g. { players = 2 }")
+            for k, v in base.items():
+                if k not in axes:
+                    raise err(f"report.baseline.{k}", f"not an axis; axes: {', '.join(axes)}")
+                if _canon(v) not in {_canon(x) for x in axes[k].values}:
+                    raise err(f"report.baseline.{k}", f"{v!r} is not a value of the axis")
+            self.baseline = dict(base)
+        if "heatmap" in report:
+            hm = report["heatmap"]
+            if (not isinstance(hm, list) or len(hm) != 2 or hm[0] == hm[1]
+                    or any(h not in axes for h in hm)):
+                raise err("report.heatmap", f"{hm!r} is not a list of two different axes")
+            self.heatmap = (hm[0], hm[1])
+        if "x" in report:
+            if report["x"] not in axes:
+                raise err("report.x", f"{report['x']!r} is not an axis")
+            self.x = report["x"]
+
+    # ---- cells ---------------------------------------------------------------------------
+    @property
+    def axis_keys(self) -> list[str]:
+        return [a.key for a in self.axes]
+
+    def cells(self) -> list[Cell]:
+        if self._cells is None:
+            out = []
+            combos = itertools.product(*[a.values for a in self.axes]) if self.axes else [()]
+            for i, combo in enumerate(combos):
+                values = dict(zip(self.axis_keys, combo, strict=True))
+                over = dict(self.settings)
+                over.update({k: v for k, v in values.items() if k != "strategy"})
+                strat = values.get("strategy", self.strategy)
+                label = ", ".join(f"{k}={fmt_value(v)}" for k, v in values.items()) or "all"
+                out.append(Cell(i, values, over, strat, label))
+            self._cells = out
+        return self._cells
+
+    def configure(self, cell: Cell):
+        """The game's Config for ``cell`` (cached)."""
+        if cell.index not in self._configs:
+            from simcore.registry import get_game
+
+            g = get_game(self.game)
+            self._configs[cell.index] = g.configure(cell.overrides, cell.strategy,
+                                                    self.rules_path)
+        return self._configs[cell.index]
+
+    def validate(self) -> None:
+        """Check every value of every axis on its own (type, range, choices), then configure
+        every cell (constraints between keys), so a bad value is reported by key before
+        anything runs."""
+        from simcore.registry import get_game
+        from simcore.rules_data import RulesData
+        from strategies import registry
+
+        g = get_game(self.game)
+        try:
+            base = g.configure(self.settings, self.strategy, self.rules_path)
+        except RulesError as exc:
+            raise SpecError(f"{self.source}: key 'settings': {_short(exc)}") from None
+        rules = RulesData.load(self.rules_path) if self.rules_path else g.default_rules()
+        strat_over = {k[9:]: v for k, v in self.settings.items() if k.startswith("strategy.")}
+        for a in self.axes:
+            for v in a.values:
+                try:
+                    if a.key == "strategy":
+                        registry.get(g.name, v, strat_over)
+                    elif a.key.startswith("strategy."):
+                        registry.get(g.name, base.strategy.name, {**strat_over, a.key[9:]: v})
+                    else:
+                        rules.with_overrides({a.key: v})
+                except RulesError as exc:
+                    if a.key.startswith("strategy.") and any(
+                            x.key == "strategy" for x in self.axes):
+                        continue  # checked with each strategy of the axis, per cell below
+                    raise SpecError(f"{self.source}: key 'axes.{a.key}' value {fmt_value(v)}: "
+                                    f"{_short(exc)}") from None
+        for cell in self.cells():
+            try:
+                self.configure(cell)
+            except RulesError as exc:
+                raise SpecError(f"{self.source}: cell {cell.label}: {_short(exc)}") from None
+
+    # ---- identity ------------------------------------------------------------------------
+    def normalized(self) -> dict[str, Any]:
+        """What decides the results (no titles or report options), as plain JSON data."""
+        games: dict[str, Any]
+        if self.per_cell is not None:
+            games = {"per_cell": self.per_cell}
+        else:
+            games = {"precision": self.precision, "max_per_cell": self.max_per_cell,
+                     "round": self.round, "metric": self.metric}
+        return {
+            "game": self.game,
+            "seed": self.seed,
+            "strategy": self.strategy,
+            "settings": self.settings,
+            "axes": {a.key: list(a.values) for a in self.axes},
+            "games": games,
+            "records": self.records,
+            "rules_sha256": (hashlib.sha256(self.rules_text.encode()).hexdigest()
+                             if self.rules_text is not None else None),
+        }
+
+    def hash(self) -> str:
+        """A digest of the normalized spec and every cell's resolved configuration, so results
+        of a different spec (or of edited rules data) are never mixed on --resume."""
+        configs = [self.configure(c).resolved() for c in self.cells()]
+        payload = json.dumps({"spec": self.normalized(), "configs": configs}, sort_keys=True,
+                             default=repr)
+        return hashlib.sha256(payload.encode()).hexdigest()
+
+    def games_text(self) -> str:
+        if self.per_cell is not None:
+            return f"{self.per_cell:,} games per cell"
+        return (f"until every cell's 95% interval is within +-{self.precision:g} points "
+                f"(rounds of {self.round:,} games, at most {self.max_per_cell:,} per cell)")
+
+    def settings_text(self) -> str:
+        parts = [f"{k}={fmt_value(v)}" for k, v in self.settings.items()]
+        if self.strategy and not any(a.key == "strategy" for a in self.axes):
+            parts.append(f"strategy={self.strategy}")
+        if self.rules_path is not None:
+            parts.append(f"rules={self.rules_path.name}")
+        return ", ".join(parts) or "defaults"
+
+
+def load_spec(spec: str | Path | Mapping[str, Any] | SweepSpec) -> SweepSpec:
+    """A validated SweepSpec from a TOML path, a mapping or a SweepSpec."""
+    if isinstance(spec, SweepSpec):
+        return spec
+    if isinstance(spec, Mapping):
+        return SweepSpec.from_dict(spec)
+    return SweepSpec.load(spec)
+
+
+def fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list | tuple):
+        return "[" + ",".join(fmt_value(x) for x in v) + "]"
+    if isinstance(v, float):
+        return f"{v:g}"
+    return str(v)
+
+
+def _canon(v: Any) -> str:
+    return json.dumps(v, sort_keys=True)
+
+
+def _short(exc: Exception) -> str:
+    """A RulesError message without a leading 'override: ' (the spec names the key)."""
+    msg = str(exc)
+    return re.sub(r"^override: ", "", msg)
+
+
+def _table(v: Any, key: str, err) -> dict:
+    if not isinstance(v, dict):
+        raise err(key, "not a table")
+    return v
+
+
+def _flatten(d: dict, prefix: str, leaf_lists: bool = False) -> dict[str, Any]:
+    """Nested TOML tables (``table.width_cm = ...``) as dotted keys."""
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        key = f"{prefix}{k}"
+        if isinstance(v, dict):
+            out.update(_flatten(v, key + ".", leaf_lists))
+        else:
+            out[key] = v
+    return out

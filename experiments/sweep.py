@@ -1,0 +1,423 @@
+"""Run a sweep: every cell of a spec, on this machine or a Dask cluster, resumable.
+
+Cells are played in chunks of playout indices.  With ``games.per_cell`` a cell plays indices
+``0 .. per_cell-1``; with ``games.precision`` it plays rounds of ``round`` indices (``0 ..
+round-1``, then ``round .. 2*round-1`` ...) until its 95% half-width is within the target or it
+reaches ``max_per_cell``.  Whether another round is needed depends only on the cell's own
+finished rounds, so the games played (and so the results) never depend on the order chunks
+finish in, the chunk size, the machine or the number of workers.
+"""
+
+from __future__ import annotations
+
+import heapq
+import json
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from experiments.spec import Cell, SweepSpec, fmt_value, load_spec
+from experiments.stats import (
+    half_width,
+    length_distribution,
+    outcome_rates,
+    seat_win_rates,
+)
+from experiments.store import SweepDir, write_json, write_parquet
+
+DEFAULT_CHUNK = 8192
+FORMAT = 1
+KEY_COLUMNS = {"outcome": np.int8, "winner": np.int8, "turns": np.int32}
+
+
+# ---- one cell's results -----------------------------------------------------------------
+def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
+             metric: str = "win") -> dict[str, Any]:
+    """One cell's aggregated results as a flat row (the columns of ``results.parquet``)."""
+    g = config.game
+    n = len(recs)
+    row: dict[str, Any] = {"cell": cell.index, "label": cell.label}
+    for k, v in cell.values.items():
+        row[k] = fmt_value(v) if isinstance(v, list | tuple | dict) else v
+    row["strategy"] = config.strategy.name
+    row["games"] = n
+    row["seed"] = seed
+    rates = outcome_rates(recs["outcome"], g.outcomes)
+    widths = []
+    for name, r in rates.items():
+        row[f"n_{name}"] = r.successes
+        row[f"p_{name}"] = r.rate
+        row[f"p_{name}_lo"] = r.lo
+        row[f"p_{name}_hi"] = r.hi
+        if metric == "all":
+            widths.append(half_width(r))
+    if g.cooperative:
+        win = rates[g.outcomes[0]]
+        row["win_rate"], row["win_lo"], row["win_hi"] = win.rate, win.lo, win.hi
+        widths.append(half_width(win))
+    else:
+        seats = g.seats(config.rules)
+        row["n_seats"] = seats
+        for s, r in enumerate(seat_win_rates(recs["winner"], seats)):
+            row[f"seat{s}_wins"] = r.successes
+            row[f"seat{s}_rate"] = r.rate
+            row[f"seat{s}_lo"] = r.lo
+            row[f"seat{s}_hi"] = r.hi
+            widths.append(half_width(r))
+    row["halfwidth"] = max(widths) if widths else float("nan")
+    ld = length_distribution(recs["turns"])
+    for k in ("mean", "sd", "p10", "p50", "p90", "min", "max"):
+        row[f"turns_{k}"] = ld[k]
+    row["turns_hist"] = ld["hist"].astype(np.int64)
+    for f in g.record_fields:
+        if f not in ("outcome", "winner"):
+            row[f"mean_{f}"] = float(recs[f].mean()) if n else float("nan")
+    extra = g.summarize_extra(g.to_frame(recs), config) if n else {}
+    row.update(_flatten_extra(extra, "extra."))
+    counts = config.rules.source_counts()
+    row["assumed_values"] = int(counts.get("assumed", 0))
+    row["rules_values"] = int(sum(counts.values()))
+    return row
+
+
+def _flatten_extra(d: Mapping[str, Any], prefix: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in d.items():
+        if isinstance(v, Mapping):
+            out.update(_flatten_extra(v, f"{prefix}{k}."))
+        elif isinstance(v, bool | np.bool_):
+            out[f"{prefix}{k}"] = bool(v)
+        elif isinstance(v, int | np.integer):
+            out[f"{prefix}{k}"] = int(v)
+        elif isinstance(v, float | np.floating):
+            out[f"{prefix}{k}"] = float(v)
+        else:
+            out[f"{prefix}{k}"] = str(v)
+    return out
+
+
+def precision_met(spec: SweepSpec, row_halfwidth: float) -> bool:
+    return spec.precision is not None and 100.0 * row_halfwidth <= spec.precision
+
+
+def playout_frame(recs: np.ndarray, full: bool) -> pd.DataFrame:
+    """The per-playout file of a cell: outcome, winner, turns (every field when ``full``)."""
+    if full:
+        return pd.DataFrame(recs)
+    return pd.DataFrame({k: recs[k].astype(t) for k, t in KEY_COLUMNS.items()})
+
+
+# ---- progress of one cell ---------------------------------------------------------------
+@dataclass
+class _CellRun:
+    cell: Cell
+    config: Any
+    rounds: list[np.ndarray] = field(default_factory=list)
+    done: int = 0  # games in finished rounds
+    round_end: int = 0
+    parts: dict[int, np.ndarray] = field(default_factory=dict)
+
+    def records(self) -> np.ndarray:
+        if len(self.rounds) > 1:
+            self.rounds = [np.concatenate(self.rounds)]
+        return self.rounds[0]
+
+
+def _chunks(cell: int, start: int, end: int, chunk: int) -> list[tuple[int, int, int]]:
+    return [(cell, s, min(chunk, end - s)) for s in range(start, end, chunk)]
+
+
+# ---- results ----------------------------------------------------------------------------
+@dataclass
+class SweepResult:
+    """A sweep's results: ``results`` has one row per cell (see ``cell_row``)."""
+
+    root: Path
+    manifest: dict
+    results: pd.DataFrame
+    run_info: dict = field(default_factory=dict)
+
+    @property
+    def dir(self) -> SweepDir:
+        return SweepDir(self.root)
+
+    @property
+    def game(self) -> str:
+        return self.manifest["game"]
+
+    @property
+    def axes(self) -> dict[str, list]:
+        return self.manifest["axes"]
+
+    @property
+    def complete(self) -> bool:
+        return len(self.results) == len(self.manifest["cells"])
+
+    def playouts(self, cell: int | str, columns: list[str] | None = None) -> pd.DataFrame:
+        """Per-playout outcome, winner and turns (or every record field, when kept)."""
+        name = cell if isinstance(cell, str) else f"c{int(cell):04d}"
+        return self.dir.read_playouts(name, columns)
+
+    def cell_index(self, **values: Any) -> int:
+        """The cell whose axis values are ``values`` (unnamed axes must have one value)."""
+        for c in self.manifest["cells"]:
+            if all(json.dumps(c["values"].get(k)) == json.dumps(v) for k, v in values.items()):
+                return int(c["index"])
+        raise KeyError(f"no cell with {values}")
+
+    @property
+    def report_md(self) -> Path:
+        return self.root / "report.md"
+
+    @property
+    def report_html(self) -> Path:
+        return self.root / "report.html"
+
+
+def load_sweep(root: str | Path) -> SweepResult:
+    """The results of the sweep in ``root`` (finished cells only, if it is incomplete)."""
+    d = SweepDir(root)
+    manifest = d.read_manifest()
+    if manifest is None:
+        raise FileNotFoundError(f"{root}: no sweep here ({d.manifest_path.name} is missing)")
+    if d.results_path.exists():
+        results = pd.read_parquet(d.results_path)
+    else:
+        results = d.read_cells()
+    run_info = {}
+    if (d.root / "run.json").exists():
+        run_info = json.loads((d.root / "run.json").read_text(encoding="utf-8"))
+    return SweepResult(d.root, manifest, results, run_info)
+
+
+def make_manifest(spec: SweepSpec, spec_hash: str) -> dict[str, Any]:
+    from simcore.registry import get_game
+
+    g = get_game(spec.game)
+    cells = spec.cells()
+    base = spec.configure(cells[0])
+    rules = base.rules
+    set_keys = [k for k in list(spec.settings) + spec.axis_keys if not k.startswith("strategy")]
+    assumed_set = sorted({k for k in set_keys if k in rules.entries
+                          and rules.entries[k].source == "assumed"})
+    return {
+        "format": FORMAT,
+        "spec_hash": spec_hash,
+        "game": spec.game,
+        "game_title": g.title,
+        "cooperative": bool(g.cooperative),
+        "outcomes": list(g.outcomes),
+        "title": spec.title or f"{g.title} sweep",
+        "description": spec.description,
+        "seed": spec.seed,
+        "strategy": spec.strategy or g.default_strategy,
+        "settings": spec.settings,
+        "settings_text": spec.settings_text(),
+        "axes": {a.key: list(a.values) for a in spec.axes},
+        "games_text": spec.games_text(),
+        "spec": spec.normalized(),
+        "report": {"baseline": spec.baseline, "heatmap": list(spec.heatmap or []) or None,
+                   "x": spec.x},
+        "rules_sources": rules.source_counts(),
+        "assumed_set_by_sweep": assumed_set,
+        "cells": [{"index": c.index, "name": c.name, "label": c.label, "values": c.values}
+                  for c in cells],
+    }
+
+
+# ---- running ----------------------------------------------------------------------------
+def run_sweep(
+    spec: str | Path | Mapping[str, Any] | SweepSpec,
+    out: str | Path,
+    *,
+    resume: bool | str = False,
+    overwrite: bool = False,
+    scheduler: str | None = None,
+    dask_local: int | None = None,
+    chunk: int = DEFAULT_CHUNK,
+    threads: int | None = None,
+    records: bool | None = None,
+    progress: bool = False,
+    report: bool = True,
+    on_cell: Callable[[int], None] | None = None,
+) -> SweepResult:
+    """Run every unfinished cell of ``spec`` into the folder ``out`` and build its report.
+
+    ``resume=True`` finishes a sweep begun in ``out`` (refusing a different spec);
+    ``resume="auto"`` does so when ``out`` holds the same spec and starts afresh otherwise.
+    ``scheduler`` (a Dask scheduler address) or ``dask_local`` (a number of local worker
+    processes) spread the chunks over a Dask cluster.  ``on_cell(index)`` is called after each
+    cell is written.  The Python twin of ``cthulhu-sim sweep``.
+    """
+    spec = load_spec(spec)
+    if records is not None and records != spec.records:
+        spec.records = bool(records)
+    if chunk < 1:
+        raise ValueError("chunk must be at least 1")
+    spec_hash = spec.hash()
+    manifest = make_manifest(spec, spec_hash)
+    d = SweepDir(out)
+    if resume == "auto":
+        old = d.read_manifest()
+        resume, overwrite = True, old is not None and old.get("spec_hash") != spec_hash
+    d.prepare(manifest, spec.text, resume=bool(resume), overwrite=overwrite)
+
+    cells = spec.cells()
+    finished = d.finished()
+    todo = [c for c in cells if c.name not in finished]
+    runs = {c.index: _CellRun(c, spec.configure(c)) for c in todo}
+    first = spec.per_cell if spec.per_cell is not None else min(spec.round, spec.max_per_cell)
+    tasks: list[tuple[int, int, int]] = []
+    for r in runs.values():
+        r.round_end = first
+        tasks.extend(_chunks(r.cell.index, 0, first, chunk))
+    heapq.heapify(tasks)
+
+    local = not (scheduler or dask_local)
+    t_warm = time.perf_counter()
+    if local:
+        from experiments.runner import set_threads
+
+        set_threads(threads)
+        warmed = set()
+        for r in runs.values():  # compile (or load) each strategy before the clock starts
+            if r.config.strategy.name not in warmed:
+                r.config.game.warm_up(r.config)
+                warmed.add(r.config.strategy.name)
+    warm_seconds = time.perf_counter() - t_warm
+
+    bar = None
+    if progress and todo:
+        from tqdm import tqdm
+
+        bar = tqdm(total=first * len(todo), desc=f"{spec.game} sweep", unit="game",
+                   unit_scale=True, file=sys.stderr, dynamic_ncols=True, smoothing=0.05)
+        bar.set_postfix_str(f"cells {len(cells) - len(todo)}/{len(cells)}")
+    n_done = len(cells) - len(todo)
+    played = 0
+
+    def handle(task: tuple[int, int, int], recs: np.ndarray) -> list[tuple[int, int, int]]:
+        nonlocal n_done, played
+        idx, start, count = task
+        r = runs[idx]
+        r.parts[start] = recs
+        played += count
+        if bar is not None:
+            bar.update(count)
+        if sum(len(p) for p in r.parts.values()) < r.round_end - r.done:
+            return []
+        r.rounds.extend(r.parts[s] for s in sorted(r.parts))
+        r.parts.clear()
+        r.done = r.round_end
+        recs_all = r.records()
+        if spec.precision is not None and r.done < spec.max_per_cell:
+            hw = _quick_halfwidth(r.config, recs_all, spec.metric)
+            if not precision_met(spec, hw):
+                r.round_end = min(r.done + spec.round, spec.max_per_cell)
+                if bar is not None:
+                    bar.total += r.round_end - r.done
+                    bar.refresh()
+                return _chunks(idx, r.done, r.round_end, chunk)
+        row = cell_row(r.cell, r.config, recs_all, spec.seed, spec.metric)
+        write_parquet(d.playouts_path(r.cell.name), playout_frame(recs_all, spec.records))
+        write_parquet(d.cell_path(r.cell.name), pd.DataFrame([row]))
+        del runs[idx]
+        n_done += 1
+        if bar is not None:
+            bar.set_postfix_str(f"cells {n_done}/{len(cells)}")
+        if on_cell is not None:
+            on_cell(idx)
+        return []
+
+    t0 = time.perf_counter()
+    backend = "local"
+    workers = 1
+    try:
+        if not local:
+            backend = f"dask {scheduler}" if scheduler else f"dask local x{dask_local}"
+            workers = _run_dask(spec, runs, tasks, handle, scheduler, dask_local)
+        else:
+            _run_local(spec, runs, tasks, handle)
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - t0
+
+    results = d.read_cells()
+    write_parquet(d.results_path, results)
+    run_info = {"seconds": seconds, "compile_seconds": warm_seconds, "games_played": played,
+                "cells_run": len(todo),
+                "cells": len(cells), "backend": backend, "workers": workers,
+                "playouts_per_s": played / seconds if seconds > 0 else None,
+                "chunk": chunk}
+    write_json(d.root / "run.json", run_info)
+    result = SweepResult(d.root, d.read_manifest() or manifest, results, run_info)
+    if report:
+        from experiments.report import build_report
+
+        build_report(result)
+    return result
+
+
+def _quick_halfwidth(config: Any, recs: np.ndarray, metric: str) -> float:
+    g = config.game
+    widths = []
+    if metric == "all":
+        widths += [half_width(r) for r in outcome_rates(recs["outcome"], g.outcomes).values()]
+    if g.cooperative:
+        widths.append(half_width(outcome_rates(recs["outcome"], g.outcomes)[g.outcomes[0]]))
+    else:
+        widths += [half_width(r) for r in seat_win_rates(recs["winner"], g.seats(config.rules))]
+    return max(widths)
+
+
+def _run_local(spec, runs, tasks, handle) -> None:
+    while tasks:
+        idx, start, count = heapq.heappop(tasks)
+        cfg = runs[idx].config
+        recs = cfg.game.run_batch(cfg, spec.seed, start, count)
+        for t in handle((idx, start, count), recs):
+            heapq.heappush(tasks, t)
+
+
+def _run_dask(spec, runs, tasks, handle, scheduler, dask_local) -> int:
+    from distributed import as_completed
+
+    from experiments.distributed import CellSetup, dask_client, play_chunk, worker_slots
+
+    setups = {idx: CellSetup.of(spec.game, r.cell.overrides, r.cell.strategy, spec.rules_text)
+              for idx, r in runs.items()}
+    with dask_client(scheduler, dask_local) as (client, threads):
+        if scheduler:
+            client.wait_for_workers(1, timeout=120)
+        slots = worker_slots(client)
+        limit = max(2, 2 * slots)
+        futures: dict[Any, tuple[int, int, int]] = {}
+        ac = as_completed()
+
+        def submit() -> None:
+            while tasks and len(futures) < limit:
+                t = heapq.heappop(tasks)
+                f = client.submit(play_chunk, setups[t[0]], spec.seed, t[1], t[2], threads,
+                                  pure=False, priority=-t[0])
+                futures[f] = t
+                ac.add(f)
+
+        submit()
+        try:
+            for f in ac:
+                t = futures.pop(f)
+                recs = f.result()
+                for new in handle(t, recs):
+                    heapq.heappush(tasks, new)
+                submit()
+        finally:
+            for f in futures:
+                f.cancel()
+        return slots

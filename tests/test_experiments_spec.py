@@ -1,0 +1,166 @@
+"""Sweep specs: parsing, cells, and bad specs failing before anything runs."""
+
+import re
+import textwrap
+
+import pytest
+from typer.testing import CliRunner
+
+from experiments.cli import app
+from experiments.spec import SpecError, SweepSpec, load_spec
+
+GOOD = """
+title = "t"
+game = "sticky"
+seed = 3
+strategy = "honest"
+
+[settings]
+curses = true
+
+[axes]
+players = [2, 4]
+seats = [["expert", "beginner", "beginner", "beginner"], ["average"]]
+
+[games]
+per_cell = 100
+
+[report]
+baseline = { players = 2 }
+"""
+
+
+def write(tmp_path, text, name="spec.toml"):
+    p = tmp_path / name
+    p.write_text(textwrap.dedent(text))
+    return p
+
+
+def test_good_spec_cells_in_product_order(tmp_path):
+    spec = SweepSpec.load(write(tmp_path, GOOD))
+    cells = spec.cells()
+    assert [c.label for c in cells] == [
+        "players=2, seats=[expert,beginner,beginner,beginner]", "players=2, seats=[average]",
+        "players=4, seats=[expert,beginner,beginner,beginner]", "players=4, seats=[average]"]
+    assert cells[3].overrides == {"curses": True, "players": 4, "seats": ["average"]}
+    cfg = spec.configure(cells[2])
+    assert cfg.rules["players"] == 4 and cfg.rules["curses"] is True
+    assert cfg.strategy.name == "honest"
+    assert spec.per_cell == 100 and spec.precision is None
+    assert spec.baseline == {"players": 2}
+
+
+def test_strategy_list_is_an_axis_and_nested_keys_flatten(tmp_path):
+    spec = SweepSpec.load(write(tmp_path, """
+        game = "sticky"
+        strategy = "cheater"
+        [axes]
+        table.width_cm = [60.0, 90]
+        strategy.max_catch_p = [0.2, 0.4]
+        [games]
+        precision = 0.5
+        round = 1000
+        max_per_cell = 4000
+    """))
+    assert spec.axis_keys == ["table.width_cm", "strategy.max_catch_p"]
+    assert len(spec.cells()) == 4
+    cfg = spec.configure(spec.cells()[1])
+    assert cfg.strategy.name == "cheater" and cfg.rules["table.width_cm"] == 60.0
+    assert cfg.strategy.param_dict()["max_catch_p"] == 0.4
+    listed = load_spec({"game": "sticky", "strategy": ["honest", "random"],
+                        "axes": {"players": [2, 3]}, "games": 10})
+    assert listed.axis_keys == ["players", "strategy"]
+    assert [c.strategy for c in listed.cells()] == ["honest", "random"] * 2
+    bad = re.escape("cell strategy.max_catch_p=0.2, strategy=honest")
+    with pytest.raises(SpecError, match=bad):
+        load_spec({"game": "sticky", "strategy": ["honest", "cheater"],
+                   "axes": {"strategy.max_catch_p": [0.2]}, "games": 10})
+    assert (spec.precision, spec.round, spec.max_per_cell) == (0.5, 1000, 4000)
+
+
+def test_hash_tracks_what_decides_results(tmp_path):
+    a = SweepSpec.load(write(tmp_path, GOOD, "a.toml"))
+    b = SweepSpec.load(write(tmp_path, GOOD.replace('title = "t"', 'title = "other"'), "b.toml"))
+    c = SweepSpec.load(write(tmp_path, GOOD.replace("seed = 3", "seed = 4"), "c.toml"))
+    d = SweepSpec.load(write(tmp_path, GOOD.replace("curses = true", "curses = false"), "d.toml"))
+    assert a.hash() == b.hash()
+    assert len({a.hash(), c.hash(), d.hash()}) == 3
+
+
+@pytest.mark.parametrize(
+    "text, key, reason",
+    [
+        ('game = "chess"\n[axes]\n[games]\nper_cell = 5', "'game'", "unknown game 'chess'"),
+        ('game = "sticky"\ncolour = 1\n[games]\nper_cell = 5', "'colour'", "unknown key"),
+        ('game = "sticky"\n[axes]\nplayers = []\n[games]\nper_cell = 5', "'axes.players'",
+         "empty axis"),
+        ('game = "sticky"\n[axes]\nplayers = [2, 9]\n[games]\nper_cell = 5',
+         "'axes.players' value 9", "above the maximum; allowed: a int, between 2 and 6"),
+        ('game = "sticky"\n[axes]\nplayerz = [2]\n[games]\nper_cell = 5', "'axes.playerz'",
+         "did you mean players"),
+        ('game = "sticky"\n[axes]\ncurses = [true, "maybe"]\n[games]\nper_cell = 5',
+         "'axes.curses' value maybe", "not a bool"),
+        ('game = "sticky"\n[settings]\nplayers = 1\n[games]\nper_cell = 5', "'settings'",
+         "below the minimum"),
+        ('game = "sticky"\nstrategy = ["honest", "bluff"]\n[games]\nper_cell = 5',
+         "'axes.strategy' value bluff", "not known for sticky"),
+        ('game = "sticky"\n[games]\nper_cell = 5\nprecision = 1.0', "'games'", "exactly one"),
+        ('game = "sticky"\n[games]\nprecision = 0', "'games.precision'", "percentage points"),
+        ('game = "sticky"\n[games]\nper_cell = 0', "'games.per_cell'", "integer >= 1"),
+        ('game = "sticky"\n[games]\nper_cel = 5', "'games.per_cel'", "unknown key"),
+        ('game = "sticky"', "'games'", "missing"),
+        ('game = "sticky"\nseed = -1\n[games]\nper_cell = 5', "'seed'", "non-negative"),
+        ('game = "sticky"\n[axes]\nplayers = [2]\n[games]\nper_cell = 5\n[report]\n'
+         'baseline = { players = 3 }', "'report.baseline.players'", "not a value of the axis"),
+        ('game = "sticky"\n[axes]\nplayers = 2\n[games]\nper_cell = 5', "'axes.players'",
+         "not a list"),
+    ],
+)
+def test_bad_specs_name_file_key_and_reason(tmp_path, text, key, reason):
+    path = write(tmp_path, text, "bad.toml")
+    with pytest.raises(SpecError) as exc:
+        SweepSpec.load(path)
+    msg = str(exc.value)
+    assert msg.startswith(str(path)), msg
+    assert key in msg, msg
+    assert reason in msg, msg
+
+
+def test_cross_field_error_names_the_cell(tmp_path):
+    path = write(tmp_path, """
+        game = "sticky"
+        [axes]
+        players = [2, 6]
+        first_player = [0, 4]
+        [games]
+        per_cell = 5
+    """)
+    try:
+        SweepSpec.load(path)
+    except SpecError as exc:  # first_player 4 is fine for 6 players, not for 2
+        assert "cell players=2, first_player=4" in str(exc)
+    else:  # the game may accept it (seat taken modulo players); then every cell is valid
+        assert len(SweepSpec.load(path).cells()) == 4
+
+
+def test_cli_rejects_bad_spec_before_running(tmp_path):
+    path = write(tmp_path, 'game = "sticky"\n[axes]\nplayers = [2, 9]\n[games]\nper_cell = 5')
+    out = tmp_path / "out"
+    res = CliRunner().invoke(app, ["sweep", str(path), "--out", str(out)])
+    assert res.exit_code == 2
+    assert f"{path}: key 'axes.players' value 9" in res.output
+    assert not out.exists()
+
+
+def test_load_spec_from_dict_and_bundled_specs():
+    spec = load_spec({"game": "sticky", "axes": {"players": [3]}, "games": 10})
+    assert spec.per_cell == 10 and spec.source == "<dict>"
+    from pathlib import Path
+
+    import experiments
+
+    folder = Path(experiments.__file__).parent / "specs"
+    for p in sorted(folder.glob("sticky-*.toml")):
+        assert SweepSpec.load(p).cells()
+    tec = (folder / "tec-balance.toml").read_text()
+    assert 'game = "tec"' in tec
