@@ -1,0 +1,214 @@
+"""The cthulhu-sim command line, through typer's CliRunner."""
+
+import json
+import re
+
+import numba
+import pytest
+from typer.testing import CliRunner
+
+from experiments.cli import app
+
+runner = CliRunner()
+
+
+@pytest.fixture(autouse=True)
+def restore_threads():
+    before = numba.get_num_threads()
+    yield
+    numba.set_num_threads(before)
+
+
+def invoke(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_games_lists_sticky_with_settings_and_strategies():
+    r = invoke("games")
+    assert r.exit_code == 0, r.output
+    assert "sticky: Sticky Cthulhu (competitive)" in r.stdout
+    assert "players = 4 [public] a int, between 2 and 6" in r.stdout
+    assert "curses = False [rulebook] a bool" in r.stdout
+    assert "honest (default)" in r.stdout and "cheater" in r.stdout
+    assert "table.width_cm" not in r.stdout  # only top-level settings without a game
+
+
+def test_games_sticky_lists_every_key():
+    r = invoke("games", "sticky")
+    assert r.exit_code == 0, r.output
+    for key in ("table.width_cm = 70.0", "profiles.expert.aim_sd_cm", "curse.spin_around.delay_s",
+                "turn.roller_advantage_s", "components.tokens_to_win = 5"):
+        assert key in r.stdout
+    assert "rules.toml" in r.stdout
+    r = invoke("games", "sticky", "--json")
+    info = json.loads(r.stdout)["sticky"]
+    assert info["kind"] == "competitive" and info["default_strategy"] == "honest"
+    assert info["settings"]["players"]["default"] == 4
+    assert info["settings"]["players"]["allowed"] == "a int, between 2 and 6"
+    assert sum(info["sources"].values()) == len(info["settings"])
+
+
+def test_games_unknown_game():
+    r = invoke("games", "nosuch")
+    assert r.exit_code == 2
+    assert "unknown game 'nosuch'" in r.output and "sticky" in r.output
+
+
+def test_run_json_schema():
+    r = invoke("run", "sticky", "--games", 2000, "--seed", 3, "--json", "-q")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert out["game"] == "sticky" and out["title"] == "Sticky Cthulhu"
+    assert out["strategy"] == "honest"
+    assert out["games"] == 2000 and out["seed"] == 3
+    config = out["config"]
+    assert config["players"] == 4 and config["curses"] is False
+    assert config["table.width_cm"] == 70.0
+    rates = out["seat_win_rates"]
+    assert [row["seat"] for row in rates] == [0, 1, 2, 3]
+    for row in rates:
+        assert set(row) == {"seat", "rate", "ci95"}
+        lo, hi = row["ci95"]
+        assert 0.0 <= lo <= row["rate"] <= hi <= 1.0
+        assert 0.15 < row["rate"] < 0.35
+    assert sum(row["rate"] for row in rates) == pytest.approx(1.0)
+    assert out["outcome_rates"] == {"win": 1.0, "cap": 0.0}
+    assert set(out["outcome_ci95"]) == {"win", "cap"}
+    turns = out["turns"]
+    assert set(turns) == {"mean", "p50", "p90"}
+    assert 5 <= turns["p50"] <= turns["p90"] <= 200 and turns["mean"] > 5
+    assert out["playouts_per_s"] > 0
+    assert out["assumed_values"] == out["rules_sources"]["assumed"] > 0
+    assert "game_minutes_mean" in out["extra"]
+
+
+def test_run_json_is_reproducible_and_takes_overrides():
+    args = ("run", "sticky", "--games", 1000, "--seed", 9, "--json", "-q")
+    a = json.loads(invoke(*args).stdout)
+    b = json.loads(invoke(*args, "--threads", 1).stdout)
+    assert a["seat_win_rates"] == b["seat_win_rates"] and a["turns"] == b["turns"]
+    c = json.loads(invoke(*args, "--players", 3, "--set", "curses=true",
+                          "--set", "seats=expert,average,beginner").stdout)
+    assert c["config"]["players"] == 3 and c["config"]["curses"] is True
+    assert c["config"]["seats"] == ["expert", "average", "beginner"]
+    assert len(c["seat_win_rates"]) == 3
+    assert c["seat_win_rates"][0]["rate"] > c["seat_win_rates"][2]["rate"]
+    d = json.loads(invoke(*args, "--strategy", "cheater", "--set", "curses=on",
+                          "--set", "strategy.ignore_p=0.5").stdout)
+    assert d["strategy"] == "cheater" and d["config"]["strategy.ignore_p"] == 0.5
+
+
+def test_run_readable_table():
+    r = invoke("run", "sticky", "--games", 2000, "--seed", 3, "-q")
+    assert r.exit_code == 0, r.output
+    text = r.stdout
+    assert "Sticky Cthulhu - strategy honest, 2,000 games, seed 3" in text
+    assert "seat  win rate   95% CI" in text
+    seat_rows = re.findall(r"^\s+(\d)\s+([\d.]+)%\s+\[([\d.]+), ([\d.]+)\]$", text, re.M)
+    assert [row[0] for row in seat_rows] == ["0", "1", "2", "3"]
+    for _, rate, lo, hi in seat_rows:
+        assert float(lo) <= float(rate) <= float(hi)
+    assert "outcomes: win 100.00%, cap 0.00%" in text
+    assert "game length (turns): mean" in text
+    assert re.search(r"rules data: \d+ of \d+ values are assumed", text)
+    assert "playouts/s" in text
+    # the table and the JSON tell the same story
+    out = json.loads(invoke("run", "sticky", "--games", 2000, "--seed", 3, "--json").stdout)
+    assert f"{100 * out['seat_win_rates'][0]['rate']:6.2f}%" in text
+
+
+def test_trace():
+    r = invoke("trace", "sticky", "--seed", 7)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    assert lines[0] == "Sticky Cthulhu - seed 7, playout 0, strategy honest"
+    assert lines[1].startswith("4 players: seat 0 average")
+    assert lines[2].startswith("Setup: 35 tokens")
+    assert lines[3].startswith("Turn 1: seat 0 rolls ")
+    win = re.search(r"^Seat (\d) wins on turn (\d+)\.$", r.stdout, re.M)
+    assert win
+    assert lines[-1].startswith(f"Result: win, winner seat {win[1]}, {win[2]} turns")
+    again = invoke("trace", "sticky", "--seed", 7)
+    assert again.stdout == r.stdout
+    other = invoke("trace", "sticky", "--seed", 7, "--index", 1)
+    assert other.exit_code == 0 and other.stdout != r.stdout
+    assert other.stdout.startswith("Sticky Cthulhu - seed 7, playout 1")
+
+
+def test_trace_with_overrides_and_strategy():
+    r = invoke("trace", "sticky", "--seed", 2, "--players", 2, "--set", "curses=true",
+               "--strategy", "cheater")
+    assert r.exit_code == 0, r.output
+    assert "strategy cheater" in r.stdout and "2 players" in r.stdout
+    assert "draws the Curse" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "args,key,allowed",
+    [
+        (["--set", "players=9"], "players", "allowed: a int, between 2 and 6"),
+        (["--players", "1"], "players", "allowed: a int, between 2 and 6"),
+        (["--set", "curses=maybe"], "curses", "allowed: a bool"),
+        (["--set", "table.width_cm=wide"], "table.width_cm",
+         "allowed: a float, between 10.0 and 500.0"),
+        (["--set", "sixth_colour_face=blue"], "sixth_colour_face",
+         "allowed: a str, one of reroll, any"),
+        (["--set", "turn.shake_drop_p=1.5"], "turn.shake_drop_p",
+         "allowed: a float, between 0.0 and 1.0"),
+        (["--set", "seats=expert,nobody,average,average"], "seats", "allowed: average, beginner, expert"),
+        (["--set", "strategy.ignore_p=2", "--strategy", "cheater"], "strategy.ignore_p",
+         "allowed: between 0.0 and 1.0"),
+        (["--set", "strategy.nosuch=1", "--strategy", "cheater"], "strategy.nosuch",
+         "allowed: strategy.ignore_p, strategy.max_catch_p"),
+    ],
+)
+def test_run_rejects_bad_overrides(args, key, allowed):
+    r = invoke("run", "sticky", "--games", 100, *args)
+    assert r.exit_code == 2
+    assert r.stdout == ""
+    assert r.stderr.startswith("error: ")
+    assert f"key '{key}'" in r.stderr
+    assert allowed in r.stderr
+
+
+def test_run_rejects_unknown_key_with_suggestion():
+    r = invoke("run", "sticky", "--games", 100, "--set", "playrs=3")
+    assert r.exit_code == 2
+    assert "unknown key 'playrs'" in r.stderr and "did you mean players" in r.stderr
+    r = invoke("run", "sticky", "--games", 100, "--set", "players")
+    assert r.exit_code == 2 and "key=value" in r.stderr
+
+
+def test_trace_rejects_bad_overrides():
+    r = invoke("trace", "sticky", "--set", "players=7")
+    assert r.exit_code == 2
+    assert "key 'players'" in r.stderr and "between 2 and 6" in r.stderr
+
+
+def test_unknown_strategy():
+    r = invoke("run", "sticky", "--games", 100, "--strategy", "nosuch")
+    assert r.exit_code == 2
+    assert "strategy 'nosuch' is not known for sticky" in r.stderr
+    assert "honest" in r.stderr and "cheater" in r.stderr
+
+
+def test_run_rejects_unknown_game_and_bad_counts():
+    r = invoke("run", "nosuch", "--games", 100)
+    assert r.exit_code == 2 and "unknown game 'nosuch'" in r.stderr
+    r = invoke("run", "sticky", "--games", 0)
+    assert r.exit_code == 2
+    r = invoke("run", "sticky", "--seed", -1)
+    assert r.exit_code == 2
+
+
+def test_bench_json():
+    r = invoke("bench", "--seconds", 0.2, "--json", "--game", "sticky")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    assert set(out) == {"threads", "sticky"}
+    assert out["threads"] >= 1
+    sticky = out["sticky"]
+    assert sticky["default_strategy"] == "honest"
+    assert set(sticky["strategies"]) == {"honest", "cheater", "spoiler", "random"}
+    assert all(v > 0 for v in sticky["strategies"].values())
+    assert sticky["playouts_per_s"] == sticky["strategies"]["honest"]
