@@ -190,8 +190,8 @@ def _save(fig, path: Path, caption: str) -> None:
     atomic_write(path, lambda fh: fh.write(buf.getvalue()))
 
 
-def _grid(n: int, max_cols: int = 4) -> tuple[int, int]:
-    cols = min(n, max_cols)
+def _grid(n: int) -> tuple[int, int]:
+    cols = n if n <= 3 else (2 if n == 4 else 3)
     return math.ceil(n / cols), cols
 
 
@@ -304,7 +304,8 @@ def line_charts(data: ChartData, out: Path) -> list[Chart]:
             ax.grid(alpha=0.3)
             if r.panel:
                 ax.set_title(f"{r.panel} = {fmt_value(pv)}", fontsize=9)
-            ax.legend(title=r.hue or None, fontsize=7.5, title_fontsize=8)
+            ax.legend(title=axis_label(r.hue) if r.hue else None, fontsize=7.5,
+                      title_fontsize=8)
         for j in range(len(panels), nr * nc):
             axs[j // nc][j % nc].axis("off")
         title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by {r.x}" + (
@@ -320,30 +321,50 @@ def line_charts(data: ChartData, out: Path) -> list[Chart]:
 
 
 def outcome_chart(data: ChartData, out: Path) -> list[Chart]:
-    """Causes of loss: the share of every outcome but a win, stacked, one bar per cell."""
+    """Causes of loss: the share of every outcome but a win, stacked, one bar per cell (one
+    panel per value of the x axis, e.g. player count, when there are many cells)."""
     names = data.m["outcomes"]
     losses = names[1:]
     if not data.coop or not losses or len(data.df) > MAX_BARS:
         return []
-    df = data.df
-    n = len(df)
-    fig, ax = plt.subplots(figsize=(8.5, 1.4 + 0.24 * n), constrained_layout=True)
-    left = np.zeros(n)
-    y = np.arange(n)
+    multi = [k for k, v in data.axes.items() if len(v) > 1]
+    facet = data.roles.x if (data.roles.x and len(data.df) > 16) else None
+    others = [k for k in multi if k != facet]
+    facet_vals = data.axes[facet] if facet else [None]
+    combos = data.combos(others)
+    nr, nc = _grid(len(facet_vals))
+    n = len(combos)
+    fig, axs = plt.subplots(nr, nc, figsize=(1.5 + 4.6 * nc, 0.9 + (0.7 + 0.24 * n) * nr),
+                            squeeze=False, sharex=True, constrained_layout=True)
     colors = plt.get_cmap("Set2")
-    for i, name in enumerate(losses):
-        vals = 100 * df[f"p_{name}"].to_numpy(dtype=float)
-        ax.barh(y, vals, left=left, color=colors(i % 8), label=name, height=0.75)
-        left += vals
-    ax.set_yticks(y, df["label"].tolist(), fontsize=7 if n > 20 else 8)
-    ax.invert_yaxis()
-    ax.set_xlabel("share of games lost (%)")
-    ax.set_ylabel("cell (swept settings)")
-    ax.set_xlim(0, max(5.0, float(left.max()) * 1.05) if n else 100)
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(title="cause of loss", fontsize=8, loc="lower right")
+    top = 5.0
+    for i, fv in enumerate(facet_vals):
+        ax = axs[i // nc][i % nc]
+        rows = [data.one(**c, **({facet: fv} if facet else {})) for c in combos]
+        left = np.zeros(n)
+        y = np.arange(n)
+        for j, name in enumerate(losses):
+            vals = np.array([100 * r[f"p_{name}"] if r is not None else np.nan for r in rows])
+            ax.barh(y, np.nan_to_num(vals), left=left, color=colors(j % 8), height=0.75,
+                    label=name if i == 0 else None)
+            left += np.nan_to_num(vals)
+        top = max(top, float(left.max()) * 1.08)
+        labels = [", ".join(fmt_value(v) for v in c.values()) or "all" for c in combos]
+        ax.set_yticks(y, labels, fontsize=7 if n > 20 else 8)
+        ax.set_ylim(n - 0.4, -0.6)
+        ax.set_xlabel("share of games lost (%)")
+        ax.set_ylabel(", ".join(axis_label(k) for k in others) if others else "")
+        ax.grid(axis="x", alpha=0.3)
+        if facet:
+            ax.set_title(f"{facet} = {fmt_value(fv)}", fontsize=9)
+    for i in range(len(facet_vals)):
+        axs[i // nc][i % nc].set_xlim(0, top)
+    for j in range(len(facet_vals), nr * nc):
+        axs[j // nc][j % nc].axis("off")
+    fig.legend(*axs[0][0].get_legend_handles_labels(), title="cause of loss", fontsize=8,
+               loc="outside right upper")
     title = f"{data.m['game_title']}: causes of loss"
-    ax.set_title(title, fontsize=11)
+    fig.suptitle(title, fontsize=11)
     cap = data.caption("Each bar's length is the loss rate; its segments split it by how the "
                        "game was lost (outcomes " + ", ".join(losses) + ")")
     _save(fig, out / "chart-outcomes.png", cap)
@@ -392,15 +413,15 @@ def length_chart(data: ChartData, out: Path) -> list[Chart]:
             hist = _pooled_hist(data.select(**sel))
             if hist.size == 0:
                 continue
-            t = np.arange(hist.size)
-            ax.step(t, 100 * hist, where="mid", color=colors[h], lw=1.4,
-                    label=fmt_value(hv) if hue_key else "all cells")
+            ax.stairs(100 * hist, np.arange(hist.size + 1) - 0.5, color=colors[h], lw=1.4,
+                      label=fmt_value(hv) if hue_key else "all cells")
         ax.set_xlabel("game length (turns)")
         ax.set_ylabel("share of games (%)")
         ax.grid(alpha=0.3)
         if panel_key:
             ax.set_title(f"{panel_key} = {fmt_value(pv)}", fontsize=9)
-        ax.legend(title=hue_key, fontsize=7.5, title_fontsize=8)
+        ax.legend(title=axis_label(hue_key) if hue_key else None, fontsize=7.5,
+                  title_fontsize=8)
     for j in range(len(panels), nr * nc):
         axs[j // nc][j % nc].axis("off")
     title = f"{data.m['game_title']}: distribution of game length"

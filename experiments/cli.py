@@ -376,10 +376,19 @@ def main(
         from pathlib import Path
 
         from experiments.report import format_sweep
+        from experiments.spec import SpecError
+        from experiments.store import SweepDirError
         from experiments.sweep import run_sweep
 
         spec = Path(__file__).with_name("specs") / TEC_SPEC
-        result = run_sweep(spec, out, resume="auto", progress=not quiet)
+        try:
+            result = run_sweep(spec, out, resume="auto", progress=not quiet)
+        except (SpecError, SweepDirError) as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            typer.echo("\ninterrupted; finished cells are saved. Run `make run` again to finish.",
+                       err=True)
+            raise typer.Exit(130) from None
         typer.echo(format_sweep(result))
         return
     from experiments.runner import format_summary
@@ -394,3 +403,7 @@ def main_entry() -> None:  # pragma: no cover - console script
         app()
     except BrokenPipeError:
         sys.exit(0)
+
+
+if __name__ == "__main__":  # pragma: no cover - python -m experiments.cli
+    main_entry()

@@ -42,7 +42,7 @@ class CellSetup:
     @classmethod
     def of(cls, game: str, overrides: dict[str, Any], strategy: str | None,
            rules_text: str | None) -> CellSetup:
-        return cls(game, json.dumps(overrides, sort_keys=True), strategy, rules_text)
+        return cls(game, json.dumps(overrides), strategy, rules_text)
 
     def key(self) -> str:
         raw = json.dumps([self.game, self.overrides_json, self.strategy, self.rules_text])

@@ -163,6 +163,9 @@ def baseline_comparisons(result) -> list[dict[str, Any]]:
     if not base or result.results.empty:
         return []
     finished = set(result.results["cell"].astype(int))
+    saved = result.root / "comparisons.parquet"
+    if not (result.root / "playouts").is_dir() and saved.exists():
+        return pd.read_parquet(saved).to_dict("records")  # a copy without playouts/
     by_values = {json.dumps(c["values"], sort_keys=True): c for c in m["cells"]}
     out = []
     for c in m["cells"]:
@@ -172,6 +175,9 @@ def baseline_comparisons(result) -> list[dict[str, Any]]:
             continue
         b = by_values.get(json.dumps({**c["values"], **base}, sort_keys=True))
         if b is None or b["index"] not in finished:
+            continue
+        if not (result.dir.playouts_path(c["name"]).exists()
+                and result.dir.playouts_path(b["name"]).exists()):
             continue
         pa = result.playouts(c["index"], ["outcome", "winner", "turns"])
         pb = result.playouts(b["index"], ["outcome", "winner", "turns"])

@@ -374,10 +374,40 @@ class SweepSpec:
                              default=repr)
         return hashlib.sha256(payload.encode()).hexdigest()
 
+    def to_toml(self) -> str:
+        """The spec as a TOML file (for specs given as a mapping from Python)."""
+        lines = []
+        for key in ("title", "description"):
+            if getattr(self, key):
+                lines.append(f"{key} = {_toml(getattr(self, key))}")
+        lines.append(f"game = {_toml(self.game)}")
+        lines.append(f"seed = {self.seed}")
+        if self.strategy is not None:
+            lines.append(f"strategy = {_toml(self.strategy)}")
+        if self.rules_path is not None:
+            lines.append(f"rules = {_toml(str(self.rules_path))}")
+        if self.records:
+            lines.append("records = true")
+        tables: dict[str, dict[str, Any]] = {
+            "settings": self.settings,
+            "axes": {a.key: list(a.values) for a in self.axes},
+            "games": ({"per_cell": self.per_cell} if self.per_cell is not None else
+                      {"precision": self.precision, "round": self.round,
+                       "max_per_cell": self.max_per_cell, "metric": self.metric}),
+            "report": {k: v for k, v in (("baseline", self.baseline),
+                                         ("heatmap", list(self.heatmap or []) or None),
+                                         ("x", self.x)) if v is not None},
+        }
+        for name, table in tables.items():
+            if table:
+                lines.append(f"\n[{name}]")
+                lines += [f"{_toml_key(k)} = {_toml(v)}" for k, v in table.items()]
+        return "\n".join(lines) + "\n"
+
     def games_text(self) -> str:
         if self.per_cell is not None:
             return f"{self.per_cell:,} games per cell"
-        return (f"until every cell's 95% interval is within +-{self.precision:g} points "
+        return (f"until every cell's 95% interval is within ±{self.precision:g} points "
                 f"(rounds of {self.round:,} games, at most {self.max_per_cell:,} per cell)")
 
     def settings_text(self) -> str:
@@ -406,6 +436,24 @@ def fmt_value(v: Any) -> str:
     if isinstance(v, float):
         return f"{v:g}"
     return str(v)
+
+
+def _toml_key(k: str) -> str:
+    return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k)
+
+
+def _toml(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int | float):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_toml(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {v!r} as TOML")
 
 
 def _canon(v: Any) -> str:

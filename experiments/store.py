@@ -66,8 +66,7 @@ def write_text(path: str | Path, text: str) -> Path:
 
 
 def write_json(path: str | Path, obj: Any) -> Path:
-    return write_text(path, json.dumps(obj, indent=2, sort_keys=True, default=_json_default)
-                      + "\n")
+    return write_text(path, json.dumps(obj, indent=2, default=_json_default) + "\n")
 
 
 def write_parquet(path: str | Path, frame: pd.DataFrame) -> Path:

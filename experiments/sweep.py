@@ -266,7 +266,8 @@ def run_sweep(
     if resume == "auto":
         old = d.read_manifest()
         resume, overwrite = True, old is not None and old.get("spec_hash") != spec_hash
-    d.prepare(manifest, spec.text, resume=bool(resume), overwrite=overwrite)
+    d.prepare(manifest, spec.text if spec.text is not None else spec.to_toml(),
+              resume=bool(resume), overwrite=overwrite)
 
     cells = spec.cells()
     finished = d.finished()

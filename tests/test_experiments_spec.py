@@ -164,3 +164,15 @@ def test_load_spec_from_dict_and_bundled_specs():
         assert SweepSpec.load(p).cells()
     tec = (folder / "tec-balance.toml").read_text()
     assert 'game = "tec"' in tec
+
+
+def test_dict_spec_round_trips_through_toml(tmp_path):
+    raw = {"title": "t \"q\"", "game": "sticky", "seed": 4, "strategy": "cheater",
+           "settings": {"curses": True, "strategy.ignore_p": 0.5, "table.width_cm": 80.0},
+           "axes": {"players": [2, 3], "seats": [["expert"], ["average", "beginner", "expert"]]},
+           "games": {"precision": 1.5, "round": 500, "max_per_cell": 1000},
+           "report": {"baseline": {"players": 2}, "x": "players"}}
+    spec = load_spec(raw)
+    again = SweepSpec.load(write(tmp_path, spec.to_toml()))
+    assert again.hash() == spec.hash()
+    assert again.title == spec.title and again.baseline == {"players": 2}

@@ -1,0 +1,158 @@
+"""Sweeps: common random numbers, chunk independence, precision rounds, atomic cells and
+resuming after an interrupt (an injected one and a real kill of a subprocess)."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from experiments import load_sweep, run_sweep
+from experiments.spec import load_spec
+from experiments.store import SweepDirError
+
+FIXED = {"title": "fixed", "game": "sticky", "seed": 11, "strategy": "honest",
+         "axes": {"players": [2, 3], "curses": [False, True]},
+         "games": {"per_cell": 3000}, "report": {"baseline": {"curses": False}}}
+PRECISION = {"game": "sticky", "seed": 5, "axes": {"players": [2, 4, 6]},
+             "settings": {"seats": ["expert", "beginner"] + ["beginner"] * 4},
+             "games": {"precision": 2.0, "round": 1000, "max_per_cell": 3000}}
+
+
+def cell_files(root: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted((root / "cells").glob("*.parquet"))} | {
+        "p-" + p.name: p.read_bytes() for p in sorted((root / "playouts").glob("*.parquet"))}
+
+
+def test_cells_use_common_random_numbers(tmp_path, sticky):
+    res = run_sweep(FIXED, tmp_path / "s", report=False)
+    df = res.results
+    assert list(df["cell"]) == [0, 1, 2, 3] and (df["games"] == 3000).all()
+    spec = load_spec(FIXED)
+    for cell in spec.cells():
+        cfg = spec.configure(cell)
+        direct = sticky.run_batch(cfg, 11, 0, 3000)
+        p = res.playouts(cell.index)
+        assert np.array_equal(p["winner"].to_numpy(), direct["winner"])
+        assert np.array_equal(p["turns"].to_numpy(), direct["turns"])
+        row = df.iloc[cell.index]
+        assert row["seat0_wins"] == int((direct["winner"] == 0).sum())
+        assert row["turns_mean"] == pytest.approx(direct["turns"].mean())
+        assert row["label"] == cell.label
+    assert set(df.columns) >= {"players", "curses", "strategy", "seat1_rate", "p_cap",
+                               "turns_hist", "mean_mishaps", "extra.mishaps_per_game",
+                               "assumed_values", "halfwidth"}
+
+
+def test_chunk_size_and_records_do_not_change_results(tmp_path):
+    a = run_sweep(FIXED, tmp_path / "a", chunk=700, report=False)
+    b = run_sweep(FIXED, tmp_path / "b", chunk=4096, report=False)
+    pd.testing.assert_frame_equal(a.results, b.results, check_exact=True)
+    assert cell_files(tmp_path / "a") == cell_files(tmp_path / "b")
+    c = run_sweep(FIXED, tmp_path / "c", records=True, report=False)
+    full = c.playouts(3)
+    assert "mishaps" in full.columns and len(full) == 3000
+    assert np.array_equal(full["winner"].to_numpy(), a.playouts(3)["winner"].to_numpy())
+
+
+def test_precision_rounds_stop_at_target_or_cap(tmp_path):
+    res = run_sweep(PRECISION, tmp_path / "p", chunk=600, report=False)
+    df = res.results
+    assert ((df["games"] % 1000) == 0).all() and (df["games"] <= 3000).all()
+    for _, row in df.iterrows():
+        met = 100 * row["halfwidth"] <= 2.0
+        assert met or row["games"] == 3000
+        if row["games"] > 1000:  # the round before was not precise enough
+            spec = load_spec(PRECISION)
+            n = int(row["games"]) - 1000
+            p = res.playouts(int(row["cell"]))["winner"].to_numpy()[:n]
+            from experiments.stats import half_width, seat_win_rates
+            widths = [half_width(r) for r in seat_win_rates(p, int(row["n_seats"]))]
+            assert 100 * max(widths) > 2.0
+            del spec
+    again = run_sweep(PRECISION, tmp_path / "q", chunk=1000, report=False)
+    pd.testing.assert_frame_equal(df, again.results, check_exact=True)
+
+
+def test_interrupted_sweep_resumes_to_identical_results(tmp_path):
+    full = run_sweep(FIXED, tmp_path / "full")
+    out = tmp_path / "part"
+
+    def boom(index):
+        if index == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(FIXED, out, on_cell=boom)
+    assert sorted(p.name for p in (out / "cells").iterdir()) == ["c0000.parquet",
+                                                                 "c0001.parquet"]
+    assert not list(out.rglob(".tmp-*"))
+    assert not (out / "results.parquet").exists()
+    with pytest.raises(SweepDirError, match="--resume"):
+        run_sweep(FIXED, out)
+    ran = []
+    res = run_sweep(FIXED, out, resume=True, on_cell=ran.append)
+    assert ran == [2, 3]  # finished cells are not redone
+    assert res.run_info["games_played"] == 2 * 3000
+    pd.testing.assert_frame_equal(res.results, full.results, check_exact=True)
+    assert cell_files(out) == cell_files(tmp_path / "full")
+    assert (out / "results.parquet").read_bytes() == (tmp_path / "full/results.parquet") \
+        .read_bytes()
+    assert (out / "report.md").read_text().replace("--out part", "--out full") == \
+        (tmp_path / "full/report.md").read_text()
+
+
+def test_resume_refuses_a_different_spec(tmp_path):
+    out = tmp_path / "s"
+    run_sweep(FIXED, out, report=False)
+    other = dict(FIXED, seed=12)
+    with pytest.raises(SweepDirError, match="different spec"):
+        run_sweep(other, out, resume=True)
+    res = run_sweep(other, out, overwrite=True, report=False)
+    assert (res.results["seed"] == 12).all()
+    res = run_sweep(other, out, resume="auto", report=False)  # same spec: nothing to do
+    assert res.run_info["games_played"] == 0
+    assert load_sweep(out).complete
+
+
+def test_precision_sweep_killed_and_resumed(tmp_path):
+    """A real kill (SIGKILL) of the CLI mid-sweep, then --resume: identical files."""
+    spec = tmp_path / "spec.toml"
+    spec.write_text(
+        'game = "sticky"\nseed = 2\n[axes]\nplayers = [2, 3, 4, 5, 6]\ncurses = [false, true]\n'
+        '[games]\nprecision = 0.3\nround = 20000\nmax_per_cell = 60000\n')
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "experiments.cli", "sweep", str(spec), "--out", str(out),
+           "-q", "--no-report", "--chunk", "4000"]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            done = list((out / "cells").glob("c*.parquet")) if (out / "cells").exists() else []
+            if len(done) >= 2:
+                break
+            time.sleep(0.02)
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+    assert proc.returncode == -signal.SIGKILL, proc.stderr.read().decode()[-2000:]
+    finished = sorted(p.name for p in (out / "cells").glob("c*.parquet"))
+    assert 2 <= len(finished) < 10
+    for p in (out / "cells").glob("c*.parquet"):  # every saved cell is whole
+        assert len(pd.read_parquet(p)) == 1
+    res = run_sweep(spec, out, resume=True, report=False)
+    assert res.run_info["cells_run"] == 10 - len(finished)
+    assert not list(out.rglob(".tmp-*"))
+    ref = run_sweep(spec, tmp_path / "ref", report=False)
+    pd.testing.assert_frame_equal(res.results, ref.results, check_exact=True)
+    assert cell_files(out) == cell_files(tmp_path / "ref")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert len(manifest["cells"]) == 10
