@@ -126,7 +126,7 @@ def test_precision_sweep_killed_and_resumed(tmp_path):
     spec = tmp_path / "spec.toml"
     spec.write_text(
         'game = "sticky"\nseed = 2\n[axes]\nplayers = [2, 3, 4, 5, 6]\ncurses = [false, true]\n'
-        '[games]\nprecision = 0.3\nround = 20000\nmax_per_cell = 60000\n')
+        '[games]\nprecision = 0.3\nround = 12000\nmax_per_cell = 36000\n')
     out = tmp_path / "killed"
     cmd = [sys.executable, "-m", "experiments.cli", "sweep", str(spec), "--out", str(out),
            "-q", "--no-report", "--chunk", "4000"]
@@ -156,3 +156,22 @@ def test_precision_sweep_killed_and_resumed(tmp_path):
     assert cell_files(out) == cell_files(tmp_path / "ref")
     manifest = json.loads((out / "manifest.json").read_text())
     assert len(manifest["cells"]) == 10
+
+
+def test_cli_interrupt_message_and_exit_code(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    import experiments.sweep
+    from experiments.cli import app
+
+    spec = tmp_path / "spec.toml"
+    spec.write_text('game = "sticky"\n[axes]\nplayers = [2, 3]\n[games]\nper_cell = 500\n')
+
+    def interrupted(*args, on_cell=None, **kwargs):
+        on_cell(0)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(experiments.sweep, "run_sweep", interrupted)
+    res = CliRunner().invoke(app, ["sweep", str(spec), "--out", str(tmp_path / "o")])
+    assert res.exit_code == 130
+    assert "interrupted after 1 more cell(s)" in res.output and "--resume" in res.output
