@@ -30,6 +30,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
 from experiments.spec import fmt_value  # noqa: E402
+from experiments.stats import headline  # noqa: E402
 from experiments.store import atomic_write  # noqa: E402
 
 MAX_FIGURES = 6  # per chart kind: beyond this, combinations of further axes are not drawn
@@ -113,12 +114,9 @@ class ChartData:
         self.axes: dict[str, list] = manifest["axes"]
         self.coop = bool(manifest["cooperative"])
         self.roles = choose_roles(self.axes, manifest.get("report"))
-        if self.coop:
-            self.rate_cols = ("win_rate", "win_lo", "win_hi")
-            self.rate_label = "team win rate (%)"
-        else:
-            self.rate_cols = ("seat0_rate", "seat0_lo", "seat0_hi")
-            self.rate_label = "seat 0 win rate (%)"
+        prefix, name = headline(self.coop)
+        self.rate_cols = (f"{prefix}_rate", f"{prefix}_lo", f"{prefix}_hi")
+        self.rate_label = f"{name} (%)"
 
     @property
     def total_games(self) -> int:

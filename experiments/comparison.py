@@ -21,6 +21,8 @@ from experiments.stats import (
     Rate,
     fmt_diff,
     fmt_rate,
+    headline,
+    headline_hits,
     paired_difference,
     paired_rate_difference,
     wilson,
@@ -29,15 +31,14 @@ from simcore.registry import get_game
 
 
 def headline_name(cooperative: bool) -> str:
-    return "team win rate" if cooperative else "seat 0 win rate"
+    return headline(cooperative)[1]
 
 
-def headline_hits(result: RunResult) -> np.ndarray:
+def run_hits(result: RunResult) -> np.ndarray:
     """Per playout: did the team win (cooperative), or seat 0 (competitive)?"""
     f = result.frame
-    if result.game.cooperative:
-        return f["outcome"].to_numpy() == 0
-    return f["winner"].to_numpy() == 0
+    return headline_hits(result.game.cooperative, f["outcome"].to_numpy(),
+                         f["winner"].to_numpy())
 
 
 @dataclass
@@ -183,7 +184,7 @@ def compare(
     flat = parse_overrides(overrides)
     configs = [g.configure(flat, s, rules_path) for s in strategies]  # validate all first
     results = [run_config(c, games, seed, threads=threads, quiet=quiet) for c in configs]
-    hits = [headline_hits(r) for r in results]
+    hits = [run_hits(r) for r in results]
     rates = [wilson(int(h.sum()), h.size) for h in hits]
     pairs = []
     for i, j in itertools.combinations(range(len(strategies)), 2):

@@ -18,9 +18,11 @@ from experiments.spec import fmt_value
 from experiments.stats import (
     Rate,
     fmt_rate,
+    headline_hits,
     paired_difference,
     paired_rate_difference,
 )
+from experiments.stats import headline as stats_headline
 from experiments.store import write_parquet, write_text
 
 
@@ -144,15 +146,12 @@ def _rate(row: pd.Series, prefix: str) -> Rate:
 
 def headline(manifest: dict) -> tuple[str, str]:
     """The column prefix and the name of the rate every chart and table leads with."""
-    if manifest["cooperative"]:
-        return "win", "team win rate"
-    return "seat0", "seat 0 win rate"
+    return stats_headline(manifest["cooperative"])
 
 
 def headline_indicator(manifest: dict, playouts: pd.DataFrame) -> np.ndarray:
-    if manifest["cooperative"]:
-        return playouts["outcome"].to_numpy() == 0
-    return playouts["winner"].to_numpy() == 0
+    return headline_hits(manifest["cooperative"], playouts["outcome"].to_numpy(),
+                         playouts["winner"].to_numpy())
 
 
 def baseline_comparisons(result) -> list[dict[str, Any]]:

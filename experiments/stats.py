@@ -140,6 +140,19 @@ def paired_rate_difference(a: np.ndarray, b: np.ndarray) -> Difference:
     return paired_difference(np.asarray(a, dtype=bool), np.asarray(b, dtype=bool))
 
 
+def headline(cooperative: bool) -> tuple[str, str]:
+    """The rate every table and chart leads with: the team's win rate for a cooperative game,
+    seat 0's for a competitive one; as (column prefix in sweep results, name)."""
+    return ("win", "team win rate") if cooperative else ("seat0", "seat 0 win rate")
+
+
+def headline_hits(cooperative: bool, outcome: np.ndarray, winner: np.ndarray) -> np.ndarray:
+    """Per playout, did the headline event happen (the team won / seat 0 won)?"""
+    if cooperative:
+        return np.asarray(outcome) == 0
+    return np.asarray(winner) == 0
+
+
 def half_width(rate: Rate) -> float:
     """Half the width of a rate's 95% interval (the "plus or minus" of a sweep's precision)."""
     return (rate.hi - rate.lo) / 2.0
