@@ -48,8 +48,18 @@ AXIS_LABELS = {
 }
 
 
+AXIS_NAMES = {"goo": "Great Old One", "players": "player count", "curses": "Curse rule",
+              "seats": "seat skills"}
+
+
 def axis_label(key: str) -> str:
+    """An axis label with its unit."""
     return AXIS_LABELS.get(key, f"{key} (setting value)")
+
+
+def axis_name(key: str) -> str:
+    """An axis in words, for titles."""
+    return AXIS_NAMES.get(key, key)
 
 
 @dataclass
@@ -248,7 +258,8 @@ def heatmap_charts(data: ChartData, out: Path) -> list[Chart]:
         cb = fig.colorbar(im, ax=axs, shrink=0.8)
         cb.set_label(data.rate_label)
         title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by " \
-                f"{rows_key} and {cols_key}" + (f" ({_combo_text(combo)})" if combo else "")
+                f"{axis_name(rows_key)} and {axis_name(cols_key)}" + (
+                    f" ({_combo_text(combo)})" if combo else "")
         fig.suptitle(title, fontsize=11)
         name = "chart-heatmap" + (f"-{_suffix(combo)}" if combo else "") + ".png"
         note = "Colour legend: win rate from 0% (red) to 100% (green); each square shows " \
@@ -306,7 +317,7 @@ def line_charts(data: ChartData, out: Path) -> list[Chart]:
                       title_fontsize=8)
         for j in range(len(panels), nr * nc):
             axs[j // nc][j % nc].axis("off")
-        title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by {r.x}" + (
+        title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by {axis_name(r.x)}" + (
             f" ({_combo_text(combo)})" if combo else "")
         fig.suptitle(title, fontsize=11)
         name = "chart-winrate" + (f"-{_suffix(combo)}" if combo else "") + ".png"

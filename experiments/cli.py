@@ -349,7 +349,7 @@ def check(
         typer.echo(f"{g.title} rules check - strategy {config.strategy.name}, "
                    f"{int(result.get('games', games)):,} games, seed {seed}")
         for k, v in result.items():
-            if k in ("games", "first_violation"):
+            if k in ("games", "seed", "first_violation"):
                 continue
             typer.echo(f"  {k.replace('_', ' ')}: {v}")
         if result.get("first_violation"):

@@ -287,6 +287,9 @@ def run_sweep(
 
         set_threads(threads)
         warmed = set()
+        if progress and runs:
+            print(f"{spec.game}: compiling (or loading compiled code) ...", file=sys.stderr,
+                  flush=True)
         for r in runs.values():  # compile (or load) each strategy before the clock starts
             if r.config.strategy.name not in warmed:
                 r.config.game.warm_up(r.config)

@@ -144,7 +144,7 @@ def test_tec_report_has_every_chart_and_is_self_contained(tec, tmp_path):
     for c in charts:
         assert f"]({c})" in md
     assert "3 of the 6 rules-data values behind these results are `assumed`" in md
-    assert "causes of loss" in md and "win rate by goo and difficulty" in md
+    assert "causes of loss" in md and "win rate by Great Old One and difficulty" in md
     html = (root / "report.html").read_text()
     srcs = re.findall(r'src="([^"]*)"', html)
     assert len(srcs) == 5 and all(s.startswith("data:image/png;base64,") for s in srcs)
