@@ -1,5 +1,10 @@
 """cthulhu-sim's numba core: shared kernels, rules data, and one folder per game."""
 
-from simcore.registry import game_names, get_game
+from simcore._cache import configure_numba_cache
+
+# Before any jitted function is defined: compiled code is cached per version of the sources.
+configure_numba_cache()
+
+from simcore.registry import game_names, get_game  # noqa: E402
 
 __all__ = ["game_names", "get_game"]

@@ -223,3 +223,22 @@ def new_rng(seed: int, index: int = 0) -> np.ndarray:
     rng_seed(state, seed, index)
     return state
 
+
+
+@njit(cache=True, _nrt=False)
+def log_event(ev, evn, code, a, b, c, d, e, f, g):
+    """Append one trace event row (code, a..g) when tracing.  Batch runs pass ``ev=None``:
+    numba then compiles every call away, so logging costs nothing in the hot loop."""
+    if ev is None:
+        return
+    k = evn[0]
+    if k < ev.shape[0]:
+        ev[k, 0] = code
+        ev[k, 1] = a
+        ev[k, 2] = b
+        ev[k, 3] = c
+        ev[k, 4] = d
+        ev[k, 5] = e
+        ev[k, 6] = f
+        ev[k, 7] = g
+        evn[0] = k + 1

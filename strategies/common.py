@@ -7,7 +7,7 @@ from numba import njit
 from simcore.kernels import rng_int
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def count_legal(legal):
     n = 0
     for k in range(legal.shape[0]):
@@ -16,7 +16,7 @@ def count_legal(legal):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def uniform_legal(legal, rng):
     """A legal choice, uniformly at random (-1 when none is legal)."""
     n = count_legal(legal)
@@ -31,7 +31,7 @@ def uniform_legal(legal, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def first_legal(legal):
     for k in range(legal.shape[0]):
         if legal[k]:

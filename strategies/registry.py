@@ -54,6 +54,7 @@ class Strategy:
 
 
 _REGISTRY: dict[str, dict[str, StrategySpec]] = {}
+_LOADED: set[str] = set()
 
 
 def register(
@@ -69,7 +70,10 @@ def register(
 
 
 def _load(game: str) -> dict[str, StrategySpec]:
-    if game not in _REGISTRY:
+    """The game's strategies: the built-in ones of ``strategies/<game>.py`` plus any
+    registered from elsewhere (before or after)."""
+    if game not in _LOADED:
+        _LOADED.add(game)
         try:
             importlib.import_module(f"strategies.{game}")
         except ModuleNotFoundError as exc:

@@ -251,9 +251,14 @@ def run_batch(fp, ip, skill, curse, phit, decide, sp, seed, start, out):
         rng = np.empty(RNG_WORDS, dtype=np.uint64)
         ws = new_workspace(curse.shape[0])
         evn = np.zeros(1, dtype=np.int64)
+        # a thread-local record, copied out: a view out[i] would share (and atomically
+        # reference-count) the output array's header across threads
+        rec = np.zeros(R_SIZE, dtype=np.int64)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
             rng_seed(rng, seed, start + i)
-            play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, out[i], None, evn)
+            play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, None, evn)
+            for k in range(R_SIZE):
+                out[i, k] = rec[k]
 
 
 @njit(types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1, _I2),

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from numba import njit
 
-from simcore.kernels import rng_exponential, rng_int, rng_uniform
+from simcore.kernels import log_event, rng_exponential, rng_int, rng_uniform
 from simcore.sticky.state import (
     A_DETACH,
     A_IGNORE,
@@ -30,7 +30,6 @@ from simcore.sticky.state import (
     EV_GIVE_UP,
     EV_SHAKE,
     EV_THROW,
-    EV_WIDTH,
     F_CATCH_SCALE,
     F_DEPTH,
     F_REACH,
@@ -78,24 +77,7 @@ RACE_SCORED = 1  # detached the target cleanly
 RACE_MISHAP = 2  # detached the target with an Investigator aboard: turn ends, no token
 
 
-@njit(cache=True, _nrt=False)
-def log(ev, evn, code, a, b, c, d, e, f, g):
-    """Append one trace event when tracing.  Batch runs pass ``ev=None``: numba then compiles
-    every call away, so logging costs nothing in the hot loop."""
-    if ev is None:
-        return
-    k = evn[0]
-    if k < ev.shape[0]:
-        ev[k, 0] = code
-        ev[k, 1] = a
-        ev[k, 2] = b
-        ev[k, 3] = c
-        ev[k, 4] = d
-        ev[k, 5] = e
-        ev[k, 6] = f
-        if EV_WIDTH > 7:
-            ev[k, 7] = g
-        evn[0] = k + 1
+log = log_event  # the shared trace logger (simcore.kernels)
 
 
 # ---- setup (STK-S-1) --------------------------------------------------------------------
