@@ -9,6 +9,7 @@ from simcore.game import Game
 # CLI name -> module holding GAME
 GAME_MODULES = {
     "sticky": "simcore.sticky.game",
+    "tec": "simcore.tec.game",
 }
 
 _cache: dict[str, Game] = {}

@@ -1,0 +1,1 @@
+"""Tiny Epic Cthulhu: the cooperative flagship (Wheel of Madness, tentacle bag, two phases)."""

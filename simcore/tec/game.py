@@ -1,0 +1,108 @@
+"""Tiny Epic Cthulhu behind the common game interface."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from simcore.game import DEFAULT_BATCH, Config, Game
+from simcore.rules_data import RulesData
+from simcore.tec import state as S
+from simcore.tec.loader import TecParams, compile_params
+
+TRACE_ROWS = 500_000
+
+
+class TinyEpicCthulhu(Game):
+    name = "tec"
+    title = "Tiny Epic Cthulhu"
+    cooperative = True
+    rules_file = Path(__file__).with_name("rules.toml")
+    outcomes = S.OUTCOMES
+    record_fields = S.RECORD_FIELDS
+    default_strategy = "random"
+    shortcuts = {"players": "players", "goo": "goo", "difficulty": "difficulty"}
+
+    def compile_params(self, rules: RulesData) -> TecParams:
+        return compile_params(rules)
+
+    def seats(self, rules: RulesData) -> int:
+        return 0
+
+    def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
+        return self._run(config.params.ip, config, seed, start, count)
+
+    def _run(self, ip: np.ndarray, config: Config, seed: int, start: int,
+             count: int) -> np.ndarray:
+        from simcore.tec.playout import run_batch
+
+        out = np.zeros((count, S.R_SIZE), dtype=np.int64)
+        run_batch(ip, config.strategy.fn, config.strategy.values, int(seed), int(start), out)
+        return out
+
+    def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
+        n = max(len(df), 1)
+        reached = df["phase2_turn"] >= 0
+        lost = df[df["outcome"].isin([S.O_STRENGTH, S.O_MADNESS])]
+        out: dict[str, Any] = {
+            "phase_two_rate": float(reached.mean()) if len(df) else float("nan"),
+            "phase_two_turn_mean": float(df.loc[reached, "phase2_turn"].mean())
+            if reached.any() else float("nan"),
+            "pages_translated_mean": float(df["pages_translated"].mean()),
+            "page_tokens_placed_mean": float(df["page_tokens_placed"].mean()),
+            "portals_sealed_mean": float(df["portals_sealed"].mean()),
+            "shamblers_banished_mean": float(df["shamblers_banished"].mean()),
+            "accursed_per_game": {k: float(df[f"acc_{k}"].mean()) for k in S.ACC_NAMES},
+            "loss_causes": {name: float((lost["outcome"] == i).sum() / max(len(lost), 1))
+                            for i, name in enumerate(S.OUTCOMES) if i in (S.O_STRENGTH,
+                                                                          S.O_MADNESS)},
+            "chaos_actions_mean": float(df["chaos_actions"].mean()),
+            "seal_attempts_mean": float(df["seal_attempts"].mean()),
+        }
+        out["games_counted"] = int(n)
+        return out
+
+    def trace(self, config: Config, seed: int, index: int = 0) -> str:
+        from simcore.tec.playout import trace_game
+        from simcore.tec.trace import format_events
+
+        rec = np.zeros(S.R_SIZE, dtype=np.int64)
+        ev = np.zeros((TRACE_ROWS, S.EV_WIDTH), dtype=np.int64)
+        n = trace_game(config.params.ip, config.strategy.fn, config.strategy.values, int(seed),
+                       int(index), rec, ev)
+        return format_events(ev[:n], rec, config, seed, index)
+
+    def check(self, config: Config, games: int, seed: int,
+              progress: Callable[[int], None] | None = None,
+              batch: int = DEFAULT_BATCH) -> dict[str, Any]:
+        """Checking mode: play ``games`` playouts asserting conservation of every piece after
+        every step; a game that reaches the turn cap counts as stuck."""
+        ip = config.params.ip.copy()
+        ip[S.I_CHECK] = 1
+        violations = 0
+        stuck = 0
+        first = None
+        done = 0
+        while done < games:
+            n = min(batch, games - done)
+            recs = self._run(ip, config, seed, done, n)
+            bad = np.nonzero(recs[:, S.R_VIOLATIONS] > 0)[0]
+            capped = np.nonzero(recs[:, S.R_OUTCOME] == S.O_CAP)[0]
+            violations += int(recs[:, S.R_VIOLATIONS].sum())
+            stuck += int(capped.size)
+            if first is None and (bad.size or capped.size):
+                idx = int(min(bad.min() if bad.size else n, capped.min() if capped.size else n))
+                first = (f"playout {done + idx} (replay: cthulhu-sim trace tec --seed {seed} "
+                         f"--index {done + idx})")
+            done += n
+            if progress is not None:
+                progress(n)
+        return {"games": games, "seed": seed, "violations": violations, "stuck": stuck,
+                "first_violation": first}
+
+
+GAME = TinyEpicCthulhu()
