@@ -311,7 +311,8 @@ def build_report(result) -> list[Path]:
     doc.p(f"{name.capitalize()} in percent, with the half-width of its 95% interval in "
           "percentage points.")
     headers, rows = overview(result)
-    doc.table(headers, rows, right=set(range(len(headers))) - {0})
+    n_keys = sum(1 for h in headers if "=" not in h and h not in ("games", "rate ± half-width"))
+    doc.table(headers, rows, right=set(range(n_keys, len(headers))))
 
     if charts:
         doc.h(2, "Charts")

@@ -412,8 +412,6 @@ class SweepSpec:
 
     def settings_text(self) -> str:
         parts = [f"{k}={fmt_value(v)}" for k, v in self.settings.items()]
-        if self.strategy and not any(a.key == "strategy" for a in self.axes):
-            parts.append(f"strategy={self.strategy}")
         if self.rules_path is not None:
             parts.append(f"rules={self.rules_path.name}")
         return ", ".join(parts) or "defaults"
