@@ -284,6 +284,8 @@ def line_charts(data: ChartData, out: Path) -> list[Chart]:
         fig, axs = plt.subplots(nr, nc, figsize=(1.0 + 3.6 * nc, 0.8 + 3.0 * nr), squeeze=False,
                                 sharey=True, constrained_layout=True)
         colors = _colors(len(hues))
+        hi_max = 100 * float(np.nanmax(data.df[hi].to_numpy(dtype=float)))
+        y_top = min(100.0, max(10.0, 1.12 * hi_max + 1.0))
         for i, pv in enumerate(panels):
             ax = axs[i // nc][i % nc]
             for h, hv in enumerate(hues):
@@ -309,7 +311,7 @@ def line_charts(data: ChartData, out: Path) -> list[Chart]:
             ax.set_xticks(xs)
             ax.set_xlabel(axis_label(r.x))
             ax.set_ylabel(data.rate_label)
-            ax.set_ylim(0, 100)
+            ax.set_ylim(0, y_top)
             ax.grid(alpha=0.3)
             if r.panel:
                 ax.set_title(f"{r.panel} = {fmt_value(pv)}", fontsize=9)
@@ -367,7 +369,7 @@ def outcome_chart(data: ChartData, out: Path) -> list[Chart]:
         if facet:
             ax.set_title(f"{facet} = {fmt_value(fv)}", fontsize=9)
     for i in range(len(facet_vals)):
-        axs[i // nc][i % nc].set_xlim(0, top)
+        axs[i // nc][i % nc].set_xlim(0, min(100.0, top))
     for j in range(len(facet_vals), nr * nc):
         axs[j // nc][j % nc].axis("off")
     fig.legend(*axs[0][0].get_legend_handles_labels(), title="cause of loss", fontsize=8,
