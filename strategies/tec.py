@@ -9,8 +9,85 @@ from __future__ import annotations
 
 from numba import njit
 
-from strategies.common import uniform_legal
-from strategies.registry import register
+from simcore.tec.state import (
+    A_ABILITY,
+    A_BANISH,
+    A_COLLECT,
+    A_END,
+    A_MOVE,
+    A_SEAL,
+    A_TOWN,
+    A_TRANSLATE,
+    D_ACTION,
+    D_BANISH,
+    D_BARRICADE,
+    D_COLLECT,
+    D_EXCHANGE,
+    D_FLIP,
+    D_GATHER,
+    D_POINTER_MADNESS,
+    D_REROLL,
+    D_STUDY,
+    D_TOWN_SIDE,
+    D_TRAVEL,
+    D_VENT,
+    N_COLOURS,
+    N_PORTALS,
+    N_TOWNS,
+    P_BRAIN,
+    P_CHAOS,
+    P_RUNES,
+    P_SIZE,
+    P_TEMP,
+    P_TOWN,
+    Q_COLOUR,
+    Q_NUMBER,
+    Q_SEALED,
+    Q_SIZE,
+    S_ACTIONS_LEFT,
+    S_CHARS,
+    S_CTX,
+    S_CUR,
+    S_DECISION,
+    S_DICE,
+    S_DICE_MAX,
+    S_ENERGY,
+    S_ENERGY_LEN,
+    S_GOO_TOWN,
+    S_MUST_MOVE,
+    S_NDICE,
+    S_NECRO_COLS,
+    S_NECRO_ROW,
+    S_PHASE,
+    S_PORTALS,
+    S_REROLLS,
+    S_SMAT_MAD,
+    S_TEMP_CAP,
+    S_TOWNS,
+    T_ACTION,
+    T_MAD,
+    T_MAD_LEN,
+    T_PAGE_STATE,
+    T_PCOST,
+    T_PTOK,
+    T_SH,
+    T_SH_LEN,
+    T_SIZE,
+    TA_BARRICADE,
+    TA_EXCHANGE,
+    TA_GATHER,
+    TA_PRAY,
+    TA_PURGE,
+    TA_RECRUIT,
+    TA_STUDY,
+    TA_TRAVEL,
+    TA_VENT,
+    TA_WARD,
+)
+from strategies.common import first_legal, uniform_legal
+from strategies.registry import Param, register
+
+STOP = 3
 
 
 @njit(cache=True)
@@ -19,4 +96,403 @@ def random_choice(st, legal, params, rng):
     return uniform_legal(legal, rng)
 
 
+# ---- reading the public state -----------------------------------------------------------
+@njit(cache=True)
+def tw(t):
+    return S_TOWNS + t * T_SIZE
+
+
+@njit(cache=True)
+def co(c):
+    return S_CHARS + c * P_SIZE
+
+
+@njit(cache=True)
+def shamblers(st, t):
+    o = tw(t)
+    return st[o + T_SH] + st[o + T_SH + 1] + st[o + T_SH + 2]
+
+
+@njit(cache=True)
+def placeable(st, t):
+    """Page tokens the face-up card at Town t would still place on the Necronomicon."""
+    o = tw(t)
+    n = 0
+    for k in range(3):
+        number = st[o + T_PTOK + k]
+        if number > 0 and st[S_NECRO_ROW + number - 1] < st[S_NECRO_COLS]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def deficit(st, c, t):
+    """Tentacles character c lacks to pay the face-up card at Town t."""
+    o = co(c)
+    d = 0
+    for k in range(N_COLOURS):
+        short = st[tw(t) + T_PCOST + k] - st[o + P_TEMP + k]
+        if short > 0:
+            d += short
+    return d
+
+
+@njit(cache=True)
+def ring_distance(a, b):
+    d = (b - a) % N_TOWNS
+    return min(d, N_TOWNS - d)
+
+
+@njit(cache=True)
+def target_page(st, c):
+    """The face-up Page card most worth working toward: tokens it still places, discounted by
+    what is missing and by distance.  Returns a town, or -1."""
+    here = st[co(c) + P_TOWN]
+    best = -1
+    best_v = 0.0
+    for t in range(N_TOWNS):
+        if st[tw(t) + T_PAGE_STATE] != 1:
+            continue
+        n = placeable(st, t)
+        if n == 0:
+            continue
+        v = 10.0 * n - 3.0 * deficit(st, c, t) - 2.0 * ring_distance(here, t)
+        if best < 0 or v > best_v:
+            best = t
+            best_v = v
+    return best
+
+
+@njit(cache=True)
+def needs(st, c):
+    """How many more of each colour character c wants for its target page (a 3-tuple)."""
+    t = target_page(st, c)
+    if t < 0:
+        return (0, 0, 0)
+    o = co(c)
+    return (max(st[tw(t) + T_PCOST] - st[o + P_TEMP], 0),
+            max(st[tw(t) + T_PCOST + 1] - st[o + P_TEMP + 1], 0),
+            max(st[tw(t) + T_PCOST + 2] - st[o + P_TEMP + 2], 0))
+
+
+@njit(cache=True)
+def at_risk(st, c):
+    """True when a forced draw could make a Temperament Track accursed."""
+    o = co(c)
+    for k in range(N_COLOURS):
+        if st[o + P_TEMP + k] >= st[S_TEMP_CAP]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def can_seal_here(st, c):
+    """Best portal character c could attempt here now: (portal, dice - number)."""
+    o = co(c)
+    best = -1
+    best_m = -100
+    for q in range(N_PORTALS):
+        p = S_PORTALS + q * Q_SIZE
+        if st[p + Q_SEALED] != 0:
+            continue
+        colour = st[p + Q_COLOUR]
+        dice = min(st[o + P_RUNES + colour], st[S_DICE_MAX])
+        if dice == 0:
+            continue
+        if st[o + P_TEMP + colour] == 0 and st[o + P_CHAOS] == 0:
+            continue
+        m = dice - st[p + Q_NUMBER]
+        if m > best_m:
+            best = q
+            best_m = m
+    return best, best_m
+
+
+@njit(cache=True)
+def town_value(st, c, t, params, need):
+    """How good it is for character c to stand on Town t (used to choose moves)."""
+    o = co(c)
+    v = 0.0
+    state = st[tw(t) + T_PAGE_STATE]
+    if st[S_PHASE] == 1:
+        if state == 1:
+            n = placeable(st, t)
+            if n > 0:
+                d = deficit(st, c, t)
+                if d <= st[o + P_CHAOS]:
+                    v += params[0] + 8.0 * n
+                else:
+                    # what this town's tracks could supply toward the card
+                    supply = 0
+                    for k in range(N_COLOURS):
+                        short = st[tw(t) + T_PCOST + k] - st[o + P_TEMP + k]
+                        if short > 0:
+                            supply += min(short, st[tw(t) + T_MAD + k])
+                    v += 4.0 * n + 6.0 * supply - 4.0 * (d - supply)
+        elif state == 0:
+            v += 6.0
+    else:
+        if t == st[S_GOO_TOWN]:
+            q, m = can_seal_here(st, c)
+            if q >= 0:
+                v += params[1] + 20.0 * m
+    for k in range(N_COLOURS):
+        avail = st[tw(t) + T_MAD + k]
+        if avail > 0 and st[o + P_TEMP + k] < st[S_TEMP_CAP]:
+            v += 2.0 + 3.0 * min(avail, need[k])
+    n_sh = shamblers(st, t)
+    v -= n_sh * (params[2] * (2.0 if at_risk(st, c) else 1.0))
+    return v
+
+
+@njit(cache=True)
+def town_action_value(st, c, params, need):
+    o = co(c)
+    t = st[o + P_TOWN]
+    act = st[tw(t) + T_ACTION]
+    if act == TA_VENT:
+        return 40.0 if at_risk(st, c) else 4.0
+    if act == TA_RECRUIT:
+        return 35.0
+    if act == TA_PURGE:
+        return min(5.0 * (st[S_SMAT_MAD] + st[S_SMAT_MAD + 1] + st[S_SMAT_MAD + 2]), 25.0)
+    if act == TA_TRAVEL:
+        best = 0.0
+        for d in range(N_TOWNS):
+            if d != t:
+                best = max(best, town_value(st, c, d, params, need))
+        return 0.8 * best
+    if act == TA_STUDY:
+        n = 0
+        for d in range(N_TOWNS):
+            if st[tw(d) + T_PAGE_STATE] == 0:
+                n += 1
+        return min(8.0 * n, 24.0) if st[S_PHASE] == 1 else 0.0
+    if act == TA_WARD:
+        return 70.0 if st[S_ENERGY] >= st[S_ENERGY_LEN] else 15.0 * st[S_ENERGY]
+    if act == TA_BARRICADE:
+        return 14.0 * shamblers(st, t)
+    if act == TA_GATHER:
+        for k in range(N_COLOURS):
+            if need[k] > 0:
+                return 30.0
+        return 5.0
+    if act == TA_PRAY:
+        return 50.0 if st[o + P_BRAIN] >= 1 else 0.0
+    if act == TA_EXCHANGE:
+        for k in range(N_COLOURS):
+            if need[k] > 0:
+                return 20.0
+        return 0.0
+    return 0.0
+
+
+@njit(cache=True)
+def action_value(st, a, c, params, need):
+    o = co(c)
+    t = st[o + P_TOWN]
+    if a == A_TRANSLATE:
+        return 150.0
+    if a >= A_SEAL and a < A_SEAL + N_PORTALS:
+        p = S_PORTALS + (a - A_SEAL) * Q_SIZE
+        colour = st[p + Q_COLOUR]
+        dice = min(st[o + P_RUNES + colour], st[S_DICE_MAX])
+        return 120.0 + 30.0 * (dice - st[p + Q_NUMBER])
+    if a == A_COLLECT:
+        useful = 0
+        for k in range(N_COLOURS):
+            if st[tw(t) + T_MAD + k] > 0 and st[o + P_TEMP + k] < st[S_TEMP_CAP]:
+                useful += min(need[k], st[tw(t) + T_MAD + k])
+                if st[tw(t) + T_MAD + k] >= st[tw(t) + T_MAD_LEN]:
+                    useful += 1  # relieve a full track before it is accursed
+        return 12.0 + 12.0 * useful
+    if a == A_BANISH:
+        n = shamblers(st, t)
+        pay = st[o + P_CHAOS]
+        for k in range(N_COLOURS):
+            if st[tw(t) + T_SH + k] > 0:
+                pay += st[o + P_TEMP + k]
+        v = 10.0 * n + (20.0 if n >= st[tw(t) + T_SH_LEN] else 0.0)
+        return v * params[3] if pay > 0 else 4.0
+    if a == A_TOWN:
+        return town_action_value(st, c, params, need)
+    if a == A_ABILITY:
+        return 40.0 if at_risk(st, c) else 6.0
+    if a < A_COLLECT:
+        there = town_value(st, c, a - A_MOVE, params, need)
+        return 0.8 * (there - town_value(st, c, t, params, need))
+    return 0.0
+
+
+@njit(cache=True)
+def heuristic(st, legal, params, rng):
+    """A sensible team plan: get away from the Great Old One, collect what revealed pages need,
+    translate, banish threatening Shamblers, use town actions when they pay, then hunt
+    portals in phase two; spend Chaos for extra actions only to translate or seal."""
+    kind = st[S_DECISION]
+    c = st[S_CUR]
+    o = co(c)
+    here = st[o + P_TOWN]
+    need = needs(st, c)
+    if kind == D_ACTION:
+        spending_chaos = st[S_ACTIONS_LEFT] <= 0
+        best = A_END
+        best_v = params[4] if spending_chaos else 0.5
+        if st[S_MUST_MOVE] == 1:
+            best_v = -1e9
+        for a in range(A_END):
+            if not legal[a]:
+                continue
+            v = action_value(st, a, c, params, need)
+            if st[S_MUST_MOVE] == 1:
+                v = town_value(st, c, a - A_MOVE, params, need)
+            if v > best_v:
+                best = a
+                best_v = v
+        if not legal[best]:
+            best = first_legal(legal)
+        return best
+    if kind == D_FLIP:
+        dest = here
+        if legal[dest]:
+            return dest
+        for t in range(N_TOWNS):
+            if legal[t]:
+                return t
+        return N_TOWNS
+    if kind == D_COLLECT:
+        best = -1
+        best_v = 0.0
+        for k in range(N_COLOURS):
+            if not legal[k]:
+                continue
+            v = 3.0 * need[k] + (2.0 if st[tw(here) + T_MAD + k]
+                                          >= st[tw(here) + T_MAD_LEN] else 0.0)
+            v += 0.5 * st[tw(here) + T_MAD + k]
+            if st[o + P_TEMP + k] + 1 >= st[S_TEMP_CAP] and need[k] == 0:
+                v -= 2.0  # a full track risks delirium on a forced draw
+            if best < 0 or v > best_v:
+                best = k
+                best_v = v
+        if best < 0 or best_v < -1.0:
+            return STOP
+        return best
+    if kind == D_REROLL:
+        n = st[S_NDICE]
+        r = st[S_REROLLS]
+        mask = 0
+        used = 0
+        if st[S_CTX] == 0:  # banish: lower the highest die
+            top = 0
+            for k in range(n):
+                top = max(top, st[S_DICE + k])
+            if top > 0:
+                for k in range(n):
+                    if st[S_DICE + k] == top and used < r:
+                        mask |= 1 << k
+                        used += 1
+        else:  # seal: raise the sum, rerolling the lowest dice below the average
+            for v in range(2):
+                for k in range(n):
+                    if st[S_DICE + k] == v and used < r and (v == 0 or used == 0):
+                        mask |= 1 << k
+                        used += 1
+        return mask if legal[mask] else 0
+    if kind == D_BANISH:
+        cost = st[S_CTX]
+        best = -1
+        best_v = 0.0
+        for k in range(N_COLOURS):
+            if not legal[k]:
+                continue
+            spare = st[o + P_TEMP + k] - need[k]
+            v = (st[tw(here) + T_SH + k] + 2.0 * min(spare, cost)
+                 - 3.0 * max(cost - max(spare, 0), 0))
+            if best < 0 or v > best_v:
+                best = k
+                best_v = v
+        if best < 0:
+            return STOP
+        spare = st[o + P_TEMP + best] - need[best]
+        if cost > 0 and cost > max(spare, 0) + 1:
+            return STOP  # would spend tentacles (or Chaos) the team needs for pages
+        return best
+    if kind == D_POINTER_MADNESS:
+        best = -1
+        for k in range(N_COLOURS):
+            if legal[k] and (best < 0 or st[S_SMAT_MAD + k] > st[S_SMAT_MAD + best]):
+                best = k
+        return best
+    if kind == D_TOWN_SIDE:
+        v0 = 2.0 * st[S_CTX + 3] + st[S_CTX + 4]
+        v1 = 2.0 * st[S_CTX + 6] + st[S_CTX + 7]
+        return 0 if v0 >= v1 else 1
+    if kind == D_VENT:
+        best = -1
+        for k in range(N_COLOURS):
+            if legal[k] and st[o + P_TEMP + k] > need[k]:
+                if best < 0 or st[o + P_TEMP + k] > st[o + P_TEMP + best]:
+                    best = k
+        return STOP if best < 0 else best
+    if kind == D_TRAVEL:
+        best = -1
+        best_v = 0.0
+        for t in range(N_TOWNS):
+            if legal[t]:
+                v = town_value(st, c, t, params, need)
+                if best < 0 or v > best_v:
+                    best = t
+                    best_v = v
+        return best
+    if kind == D_GATHER:
+        best = 15
+        best_v = 0.0
+        for t in range(N_TOWNS):
+            for k in range(N_COLOURS):
+                if legal[t * 3 + k]:
+                    v = 3.0 * need[k] + st[tw(t) + T_MAD + k]
+                    if v > best_v:
+                        best = t * 3 + k
+                        best_v = v
+        return best
+    if kind == D_EXCHANGE:
+        best = 9
+        for a in range(N_COLOURS):
+            for b in range(N_COLOURS):
+                if legal[a * 3 + b] and need[b] > 0 and need[a] == 0:
+                    best = a * 3 + b
+        return best
+    if kind == D_STUDY:
+        best = N_TOWNS
+        best_d = N_TOWNS
+        for t in range(N_TOWNS):
+            if legal[t] and ring_distance(here, t) < best_d:
+                best = t
+                best_d = ring_distance(here, t)
+        return best
+    if kind == D_BARRICADE:
+        best = STOP
+        for k in range(N_COLOURS):
+            if legal[k] and (best == STOP
+                             or st[tw(here) + T_SH + k] > st[tw(here) + T_SH + best]):
+                best = k
+        return best
+    return first_legal(legal)
+
+
 register("tec", "random", random_choice, description=random_choice.__doc__)
+register(
+    "tec",
+    "heuristic",
+    heuristic,
+    {
+        "translate_here": Param(60.0, 0.0, 1000.0, "value of standing where a page can be paid"),
+        "seal_here": Param(120.0, 0.0, 1000.0, "value of standing where a portal can be tried"),
+        "shambler_penalty": Param(6.0, 0.0, 100.0, "cost per Shambler at a destination"),
+        "banish_weight": Param(1.0, 0.0, 10.0, "multiplier on the value of banishing"),
+        "chaos_threshold": Param(100.0, 0.0, 1000.0,
+                                 "an extra action bought with Chaos must be worth this much"),
+    },
+    description=heuristic.__doc__,
+)
+

@@ -24,7 +24,7 @@ class TinyEpicCthulhu(Game):
     rules_file = Path(__file__).with_name("rules.toml")
     outcomes = S.OUTCOMES
     record_fields = S.RECORD_FIELDS
-    default_strategy = "random"
+    default_strategy = "heuristic"
     shortcuts = {"players": "players", "goo": "goo", "difficulty": "difficulty"}
 
     def compile_params(self, rules: RulesData) -> TecParams:

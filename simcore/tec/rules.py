@@ -175,6 +175,7 @@ from simcore.tec.state import (
     S_ACTIONS_LEFT,
     S_BAG,
     S_BRAWLER_USED,
+    S_CHAOS_CAP,
     S_CHARS,
     S_CNT_ACC,
     S_CNT_BANISHED,
@@ -186,6 +187,7 @@ from simcore.tec.state import (
     S_DECISION,
     S_DECK_LEFT,
     S_DICE,
+    S_DICE_MAX,
     S_DISC_CHAOS,
     S_DISC_ELDRITCH,
     S_DISC_MAD,
@@ -197,10 +199,13 @@ from simcore.tec.state import (
     S_NCHARS,
     S_NDICE,
     S_NECRO_COL_CHAOS,
+    S_NECRO_COLS,
     S_NECRO_ROW,
     S_NECRO_ROW_CHAOS,
+    S_NECRO_ROWS,
     S_OUTCOME,
     S_PAGE_PILE,
+    S_PAGE_TOTAL,
     S_PAGES_PLACED,
     S_PHASE,
     S_PHASE2_TURN,
@@ -223,6 +228,7 @@ from simcore.tec.state import (
     S_STRENGTH,
     S_SUP_CHAOS,
     S_SUP_ELDRITCH,
+    S_TEMP_CAP,
     S_TOWNS,
     S_TURN,
     T_ACTION,
@@ -758,6 +764,12 @@ def init_state(st, hid, rng, ip, decide, sp, legal, ev, evn):
     n_chars = ip[I_CHARS]
     st[S_NCHARS] = n_chars
     st[S_MAX_BRAIN] = -1
+    st[S_NECRO_ROWS] = ip[I_ROWS]
+    st[S_NECRO_COLS] = ip[I_COLS]
+    st[S_PAGE_TOTAL] = ip[I_PAGE_TOKENS]
+    st[S_TEMP_CAP] = ip[I_TEMP_CAP]
+    st[S_CHAOS_CAP] = ip[I_CHAOS_CAP]
+    st[S_DICE_MAX] = min(ip[I_DICE], MAX_DICE)
     # TEC-S-1: the five Town cards in random positions, each on the side chosen
     order = hid[H_DOWN:H_DOWN + N_TOWNS]  # scratch, overwritten when pages are dealt
     for t in range(N_TOWNS):
@@ -774,6 +786,10 @@ def init_state(st, hid, rng, ip, decide, sp, legal, ev, evn):
             legal[1] = 1
             st[S_CTX] = t
             st[S_CTX + 1] = card
+            for sd in range(2):
+                st[S_CTX + 2 + 3 * sd] = ip[I_SIDE_ACTION + card * 2 + sd]
+                st[S_CTX + 3 + 3 * sd] = ip[I_SIDE_MAD_LEN + card * 2 + sd]
+                st[S_CTX + 4 + 3 * sd] = ip[I_SIDE_SH_LEN + card * 2 + sd]
             side = ask(st, D_TOWN_SIDE, legal, decide, sp, rng)
         elif mode == 1:
             side = rng_int(rng, 2)
@@ -1230,11 +1246,25 @@ def do_translate(st, hid, rng, ip, decide, sp, legal, ev, evn):
     discount = scholar_discount(st, c)
     if discount > 0:
         st[S_SCHOLAR_USED] = 1
-    for k in range(N_COLOURS):
-        cost = st[tw(t) + T_PCOST + k]
-        off = min(cost, discount)
-        discount -= off
-        pay(st, c, k, cost - off)
+    # the scholar's discount covers what the mat lacks first, then any other cost
+    o_cost = tw(t) + T_PCOST
+    c0 = st[o_cost]
+    c1 = st[o_cost + 1]
+    c2 = st[o_cost + 2]
+    off0 = min(max(c0 - st[o + P_TEMP], 0), discount)
+    discount -= off0
+    off1 = min(max(c1 - st[o + P_TEMP + 1], 0), discount)
+    discount -= off1
+    off2 = min(max(c2 - st[o + P_TEMP + 2], 0), discount)
+    discount -= off2
+    more0 = min(c0 - off0, discount)
+    discount -= more0
+    more1 = min(c1 - off1, discount)
+    discount -= more1
+    more2 = min(c2 - off2, discount)
+    pay(st, c, 0, c0 - off0 - more0)
+    pay(st, c, 1, c1 - off1 - more1)
+    pay(st, c, 2, c2 - off2 - more2)
     placed = 0
     for k in range(3):
         number = st[tw(t) + T_PTOK + k]

@@ -144,7 +144,7 @@ S_SPIN_SH_TOWN = _s.take()  # tentacle side's Town position
 S_SPIN_COLOUR = _s.take()
 # decision context
 S_DECISION = _s.take()  # D_* kind of the pending decision
-S_CTX = _s.take(4)  # decision-specific context (documented with each D_*)
+S_CTX = _s.take(8)  # decision-specific context (documented with each D_*)
 S_NDICE = _s.take()
 S_DICE = _s.take(MAX_DICE)
 S_REROLLS = _s.take()
@@ -163,6 +163,13 @@ S_NECRO_COL_CHAOS = _s.take(MAX_COLS)
 S_PAGE_PILE = _s.take()  # Page tokens not yet on the Necronomicon
 S_PAGES_PLACED = _s.take()
 S_DECK_LEFT = _s.take()  # Page cards left in the deck
+# copies of a few parameters the players know (so strategies need only st)
+S_NECRO_ROWS = _s.take()
+S_NECRO_COLS = _s.take()
+S_PAGE_TOTAL = _s.take()
+S_TEMP_CAP = _s.take()
+S_CHAOS_CAP = _s.take()
+S_DICE_MAX = _s.take()
 # Town positions: block per town
 T_CARD = 0
 T_SIDE = 1
@@ -247,7 +254,8 @@ D_COLLECT = 2  # take one Madness of colour c from this town, or 3 to stop; S_CT
 D_REROLL = 3  # bit mask of dice (S_DICE) to reroll; S_CTX[0] = 0 banish, 1 seal
 D_BANISH = 4  # after the banish roll: colour to banish, or 3 to give up; S_CTX[0] = cost
 D_POINTER_MADNESS = 5  # Shambler mat -> Discard mat: which colour (also purge)
-D_TOWN_SIDE = 6  # setup: side of Town card S_CTX[0]: 0 front, 1 back
+D_TOWN_SIDE = 6  # setup: side for position S_CTX[0] (card S_CTX[1]): 0 front, 1 back;
+# S_CTX[2..4] = front's action, Madness and Shambler track lengths, S_CTX[5..7] the back's
 D_VENT = 7  # vent / medium: colour to move from your mat, or 3 to stop
 D_TRAVEL = 8  # travel: destination town
 D_GATHER = 9  # gather: town * 3 + colour to take, or 15 to stop

@@ -1,7 +1,166 @@
-"""Tiny Epic Cthulhu: one game in plain words (filled in below)."""
+"""Tiny Epic Cthulhu: one game in plain words, from the events the playout logged."""
 
 from __future__ import annotations
 
+import numpy as np
 
-def format_events(ev, rec, config, seed, index) -> str:
-    return "\n".join(str(list(e)) for e in ev)
+from simcore.tec import state as S
+
+KINDS = ("Fear", "Rage", "Greed", "Chaos", "Eldritch")
+ICON_WORDS = {
+    S.IC_MADNESS: "move a Madness tentacle from the Shambler mat to the Discard mat",
+    S.IC_SHAMBLER: "a Shambler",
+    S.IC_CHAOS: "a Chaos tentacle to the Discard mat",
+    S.IC_POWER_BLUE: "the blue power",
+    S.IC_POWER_RED: "the red power",
+    S.IC_POWER_GREEN: "the green power",
+    S.IC_EXTRA: "draw one more tentacle",
+}
+POWER_WORDS = {
+    S.PW_SPAWN: "spawns {n} Shambler(s) at {town}",
+    S.PW_ENERGY: "feeds {n} Eldritch to its Energy Track",
+    S.PW_DRAW: "draws {n} tentacle(s) at {town}",
+    S.PW_MADDEN: "maddens everyone at or beside {town} ({n} {colour} each)",
+    S.PW_HUNT: "hunts {n} step(s) toward the nearest investigator",
+    S.PW_DECAY: "returns {n} {colour} tentacle(s) from the Discard mat to the Shambler mat",
+    S.PW_DRAIN: "drains {n} Chaos from every investigator",
+}
+ACC_WORDS = ("a Town Madness track", "a Town Shambler track", "a Temperament track",
+             "the Energy Track")
+TOWN_ACTION_WORDS = dict(enumerate(S.TOWN_ACTIONS))
+
+
+def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int) -> str:
+    """Turn the event rows of one playout into readable lines."""
+    p = config.params
+    ip = p.ip
+    chars = p.character_names
+    sides: dict[int, str] = {}
+    lines = [
+        f"Tiny Epic Cthulhu - seed {seed}, playout {index}, strategy {config.strategy.name}",
+        f"{S.GOOS[ip[S.I_GOO]].title()} on {S.DIFFICULTIES[ip[S.I_DIFFICULTY]]}, "
+        f"{int(ip[S.I_PLAYERS])} player(s): " + ", ".join(chars),
+    ]
+
+    def town(t: int) -> str:
+        return f"the {sides.get(int(t), f'town {t}').title()}"
+
+    def who(c: int) -> str:
+        return chars[int(c)] if 0 <= c < len(chars) else f"character {c}"
+
+    for e in ev:
+        code = int(e[0])
+        a, b, c, d, f, g = (int(x) for x in e[1:7])
+        if code == S.EV_SETUP_SIDE:
+            sides[a] = p.town_names[b][c]
+            lines.append(f"Setup: position {a} is the {p.town_names[b][c].title()} "
+                         f"({'front' if c == 0 else 'back'} of card {b + 1}).")
+        elif code == S.EV_SETUP_GOO:
+            lines.append(f"Setup: the Great Old One appears at {town(a)}.")
+        elif code == S.EV_SETUP_SHAMBLER:
+            lines.append(f"Setup: a {S.COLOUR_NAMES[b] if b >= 0 else 'no'} Shambler lurks at "
+                         f"{town(a)}.")
+        elif code == S.EV_SETUP_PLAYER:
+            lines.append(f"Setup: {who(a)} starts at {town(b)}.")
+        elif code == S.EV_TURN:
+            lines.append(f"Turn {a} (phase {c}): {who(b)}.")
+        elif code == S.EV_SPIN:
+            lines.append(f"  spins: the pointer stops at {town(b)} ({ICON_WORDS[c]}); the "
+                         f"tentacle end points at {town(d)} ({S.COLOUR_NAMES[f]}).")
+        elif code == S.EV_DRAW:
+            where = "" if a >= S.K_CHAOS else f" -> {town(b)}"
+            src = " (power)" if c else ""
+            lines.append(f"    draws {KINDS[a]}{where}{src}.")
+        elif code == S.EV_DRAW_SHORT:
+            lines.append(f"    the bag runs out after {a} of {b} draws.")
+        elif code == S.EV_ACCURSED:
+            if a == S.ACC_TOWN_MADNESS:
+                detail = f" at {town(b)} ({KINDS[c]}): {d} tentacles to the Shambler mat"
+            elif a == S.ACC_TOWN_SHAMBLER:
+                detail = f" at {town(b)}: {d} Shamblers back to their mat"
+            elif a == S.ACC_TEMPERAMENT:
+                detail = f" of {who(b)} ({KINDS[c]}): {d} tentacles to the Shambler mat"
+            else:
+                detail = f": {b} Eldritch and the Discard mat go into the bag"
+            lines.append(f"    ACCURSED {ACC_WORDS[a]}{detail}.")
+        elif code == S.EV_SPAWN:
+            lines.append(f"    a {S.COLOUR_NAMES[b]} Shambler arrives at {town(a)} ({c} there).")
+        elif code == S.EV_NO_SHAMBLER:
+            lines.append("    no Shambler is left to place.")
+        elif code == S.EV_GOO_MOVE:
+            how = "hunts its way to" if b else "moves to"
+            lines.append(f"    the Great Old One {how} {town(a)}.")
+        elif code == S.EV_POWER:
+            text = POWER_WORDS[b].format(n=c, town=town(d), colour=S.COLOUR_NAMES[a])
+            lines.append(f"    POWER ({S.COLOUR_NAMES[a]}): the Great Old One {text}.")
+        elif code == S.EV_ACTION:
+            if b < S.N_ACTIONS:
+                name = S.ACTION_NAMES[b]
+                if b < S.A_COLLECT:
+                    name = f"move to {town(b)}"
+                lines.append(f"  action: {who(a)} - {name} ({c} action(s) left).")
+        elif code == S.EV_MOVE:
+            how = "travels" if d else "moves"
+            lines.append(f"    {who(a)} {how} from {town(b)} to {town(c)}.")
+        elif code == S.EV_FLIP:
+            lines.append(f"    flips the Page card at {town(a)} (card {b}).")
+        elif code == S.EV_STOP_DRAW:
+            lines.append(f"    the Shamblers at {town(c)} force {who(a)} to draw {KINDS[b]}.")
+        elif code == S.EV_COLLECT:
+            lines.append(f"    {who(a)} collects {KINDS[b]} at {town(c)}.")
+        elif code == S.EV_ROLL:
+            dice = [c, d, f][:b]
+            what = "to banish" if a == 0 else "to seal"
+            lines.append(f"    rolls {b} Cthulhu dice {what}: {dice}.")
+        elif code == S.EV_REROLL:
+            lines.append(f"    rerolls (mask {a}): now {[b, c, d]}.")
+        elif code == S.EV_BANISH:
+            if d < 0:
+                lines.append(f"    the banishment costs {c} tentacle(s).")
+            else:
+                lines.append(f"    banishes a {S.COLOUR_NAMES[d]} Shambler at {town(b)} and "
+                             f"clears {f} {KINDS[d]} tentacle(s) to the Discard mat.")
+        elif code == S.EV_CLEANUP:
+            lines.append(f"    a {KINDS[a]} tentacle goes from the Shambler mat to the Discard "
+                         "mat.")
+        elif code == S.EV_TOWN_ACTION:
+            lines.append(f"    {who(a)} uses {town(b)}: {TOWN_ACTION_WORDS[c]} {d}.")
+        elif code == S.EV_TRANSLATE:
+            lines.append(f"    {who(a)} translates Page card {c} at {town(b)}: {d} Page "
+                         f"token(s) placed, {f} of 25 on the Necronomicon.")
+        elif code == S.EV_LINE_DONE:
+            lines.append(f"    a Necronomicon {'row' if a == 0 else 'column'} ({b + 1}) is "
+                         "complete: its Chaos tentacle goes to the Discard mat.")
+        elif code == S.EV_PHASE2:
+            lines.append("  THE NECRONOMICON IS TRANSLATED: phase two begins; the Great Old "
+                         "One's mat flips and the Discard mat goes into the bag.")
+        elif code == S.EV_SEAL:
+            result = "SEALED" if f else "fails"
+            lines.append(f"    {who(a)} attempts portal {b + 1}: {c} against {d} - {result}.")
+        elif code == S.EV_BRAIN:
+            verb = "prays: Brain token down to" if f else "Brain token rises to"
+            lines.append(f"    {who(a)}'s {verb} space {b + 1} of {c}.")
+        elif code == S.EV_STRENGTH:
+            lines.append(f"    the Great Old One grows stronger: Strength {a} of {b} "
+                         f"(phase {c}).")
+        elif code == S.EV_CHAOS_LOST:
+            lines.append(f"    {who(a)}'s Chaos Track is full: the Chaos tentacle returns to "
+                         "the supply.")
+        elif code == S.EV_ABILITY:
+            lines.append(f"    {who(a)} uses the {S.ABILITIES[b]} ability.")
+        elif code == S.EV_VIOLATION:
+            lines.append(f"    CHECK: {b} conservation error(s) after turn {a}.")
+        elif code == S.EV_END:
+            lines.append(f"End after {b} turns: {S.OUTCOMES[a] if a >= 0 else 'unfinished'}.")
+        elif code == S.EV_POINTER:
+            pass  # the spin line already says what the pointer shows
+    outcome = S.OUTCOMES[int(rec[S.R_OUTCOME])]
+    words = {"win": "the players seal all six portals and WIN",
+             "strength": "the Great Old One reaches full strength: the players LOSE",
+             "madness": "an investigator goes mad: the players LOSE",
+             "cap": "the turn cap is reached"}[outcome]
+    lines.append(f"Result: {words} (turn {int(rec[S.R_TURNS])}; phase two "
+                 f"{'reached on turn ' + str(int(rec[S.R_PHASE2_TURN])) if rec[S.R_PHASE2_TURN] >= 0 else 'not reached'}; "  # noqa: E501
+                 f"{int(rec[S.R_SEALED])} portal(s) sealed, {int(rec[S.R_TOKENS])} Page "
+                 f"tokens placed).")
+    return "\n".join(lines)
