@@ -99,7 +99,6 @@ from simcore.tec.state import (
     I_ENERGY_LEN,
     I_FACES,
     I_LINE_CHAOS,
-    I_MADNESS,
     I_MOVE_BY_FEAR,
     I_MOVE_EXACT,
     I_N_FACES,
@@ -506,7 +505,7 @@ def hunt_step(st):
         ccw = (g - t) % N_TOWNS
         if cw == 0:
             return g
-        if cw <= ccw and cw < best:
+        if cw <= ccw and cw <= best:  # <=: a clockwise character wins a tie
             best = cw
             step = 1
         elif ccw < cw and ccw < best:
@@ -1504,7 +1503,8 @@ def conservation_errors(st, hid, ip):
         for q in range(N_PORTALS):
             if st[pq(q) + Q_SEALED] == 1 and st[pq(q) + Q_COLOUR] == k:
                 total += 1
-        if total != ip[I_MADNESS]:
+        # the Madness in play: what setup placed (the rest of the box stays in the box)
+        if total != ip[I_BAG_MADNESS] + ip[I_SMAT_MADNESS] + ip[I_DISC_MADNESS]:
             errors += 1
         sh = st[S_SMAT_SH + k]
         for t in range(N_TOWNS):
