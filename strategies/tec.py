@@ -333,19 +333,41 @@ def heuristic(st, legal, params, rng):
     c = st[S_CUR]
     o = co(c)
     here = st[o + P_TOWN]
-    need = needs(st, c)
+    need = (0, 0, 0)
+    if kind == D_ACTION or kind == D_COLLECT or kind == D_BANISH or kind == D_VENT or (
+            kind == D_TRAVEL or kind == D_GATHER or kind == D_EXCHANGE):
+        need = needs(st, c)
     if kind == D_ACTION:
         spending_chaos = st[S_ACTIONS_LEFT] <= 0
         best = A_END
         best_v = params[4] if spending_chaos else 0.5
-        if st[S_MUST_MOVE] == 1:
+        must = st[S_MUST_MOVE] == 1
+        if must:
             best_v = -1e9
+        # value of standing on each town, computed once (moves compare them)
+        any_move = False
+        for d in range(N_TOWNS):
+            if legal[A_MOVE + d]:
+                any_move = True
+        v_here = 0.0
+        v0 = v1 = v2 = v3 = v4 = 0.0
+        if any_move:
+            v_here = town_value(st, c, here, params, need)
+            v0 = town_value(st, c, 0, params, need) if legal[A_MOVE] else 0.0
+            v1 = town_value(st, c, 1, params, need) if legal[A_MOVE + 1] else 0.0
+            v2 = town_value(st, c, 2, params, need) if legal[A_MOVE + 2] else 0.0
+            v3 = town_value(st, c, 3, params, need) if legal[A_MOVE + 3] else 0.0
+            v4 = town_value(st, c, 4, params, need) if legal[A_MOVE + 4] else 0.0
         for a in range(A_END):
             if not legal[a]:
                 continue
-            v = action_value(st, a, c, params, need)
-            if st[S_MUST_MOVE] == 1:
-                v = town_value(st, c, a - A_MOVE, params, need)
+            if a < A_COLLECT:
+                tv = (v0, v1, v2, v3, v4)[a - A_MOVE]
+                v = tv if must else 0.8 * (tv - v_here)
+            elif must:
+                continue
+            else:
+                v = action_value(st, a, c, params, need)
             if v > best_v:
                 best = a
                 best_v = v
