@@ -209,6 +209,19 @@ def seed_for(n: int, want: int, start: int = 0) -> int:
     raise AssertionError("no seed found")
 
 
+# a one-row Necronomicon (five pages) and long Strength Tracks: random games reach phase two
+QUICK = {
+    "components.page_tokens": 5,
+    "necronomicon.rows": 1,
+    "necronomicon.columns": 5,
+    "pages.token_1": [1] * 30,
+    "pages.token_2": [0] * 30,
+    "pages.token_3": [0] * 30,
+    "great_old_one.nyarlathotep.strength_1": [1] * 16,
+    "great_old_one.nyarlathotep.strength_2": [1] * 16,
+}
+
+
 # ---- state names ------------------------------------------------------------------------
 COLOURS = {"blue": 0, "fear": 0, "red": 1, "rage": 1, "green": 2, "greed": 2}
 KINDS = {**COLOURS, "chaos": S.K_CHAOS, "eldritch": S.K_ELDRITCH}

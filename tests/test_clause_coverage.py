@@ -20,9 +20,9 @@ CLAUSES = TESTS / "clauses"
 # enabled; the others are listed so that turning one on is a one-line change.
 CLAUSE_FILES = {
     "STK": "sticky.md",
+    "TEC": "tec.md",
 }
 NOT_YET = {
-    "TEC": "tec.md",
     "WUC": "wakeup.md",
     "HEX": "hexgame.md",
 }
@@ -82,6 +82,13 @@ def test_sticky_clause_file_parses_completely():
     assert ids[:4] == ["STK-S-1", "STK-S-2", "STK-S-3", "STK-S-4"]
     assert ids[-12:] == [f"STK-C-{n}" for n in range(4, 16)]
     assert "STK-E-1" in ids and "STK-T-9" in ids
+
+
+def test_tec_clause_file_parses_completely():
+    ids = [c for f, c in CLAUSE_LIST if f == "tec.md"]
+    assert len(ids) == len(set(ids)) == 72
+    assert ids[:2] == ["TEC-S-1", "TEC-S-2"] and ids[-1] == "TEC-DI-1"
+    assert "TEC-ACC-6" in ids and "TEC-SE-5" in ids
 
 
 def test_every_clause_file_is_known():

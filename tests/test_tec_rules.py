@@ -27,6 +27,7 @@ from tec_support import (
     F_ROLL_DIE,
     F_SPIN_STEP,
     F_TAKE_SHAMBLER,
+    QUICK,
     RANDOM,
     Table,
     params,
@@ -220,18 +221,6 @@ def test_TEC_S_11_one_eldritch_on_each_town_card():
     tb = setup_table()
     assert [tb[f"town{t}.eldritch"] for t in range(5)] == [1] * 5
     assert tb.errors() == 0
-
-
-QUICK = {  # a one-row Necronomicon and long Strength Tracks: random games reach phase two
-    "components.page_tokens": 5,
-    "necronomicon.rows": 1,
-    "necronomicon.columns": 5,
-    "pages.token_1": [1] * 30,
-    "pages.token_2": [0] * 30,
-    "pages.token_3": [0] * 30,
-    "great_old_one.nyarlathotep.strength_1": [1] * 16,
-    "great_old_one.nyarlathotep.strength_2": [1] * 16,
-}
 
 
 def test_TEC_S_12_turns_in_order_and_two_phases():
