@@ -69,6 +69,7 @@ from simcore.tec.state import (
     T_MAD_LEN,
     T_PAGE_STATE,
     T_PCOST,
+    T_PRUNE,
     T_PTOK,
     T_SH,
     T_SH_LEN,
@@ -156,7 +157,7 @@ def target_page(st, c):
         n = placeable(st, t)
         if n == 0:
             continue
-        v = 10.0 * n - 3.0 * deficit(st, c, t) - 2.0 * ring_distance(here, t)
+        v = 10.0 * n - 3.0 * deficit(st, c, t) - 3.0 * ring_distance(here, t)
         if best < 0 or v > best_v:
             best = t
             best_v = v
@@ -165,11 +166,25 @@ def target_page(st, c):
 
 @njit(cache=True)
 def needs(st, c):
-    """How many more of each colour character c wants for its target page (a 3-tuple)."""
+    """How many more of each colour character c wants: for its target page in phase one,
+    one of each open portal's colour it holds runes for in phase two (a 3-tuple)."""
+    o = co(c)
+    if st[S_PHASE] == 2:
+        w0 = w1 = w2 = 0
+        for q in range(N_PORTALS):
+            p = S_PORTALS + q * Q_SIZE
+            if st[p + Q_SEALED] == 0 and st[o + P_RUNES + st[p + Q_COLOUR]] > 0:
+                if st[p + Q_COLOUR] == 0:
+                    w0 = 1
+                elif st[p + Q_COLOUR] == 1:
+                    w1 = 1
+                else:
+                    w2 = 1
+        return (max(w0 - st[o + P_TEMP], 0), max(w1 - st[o + P_TEMP + 1], 0),
+                max(w2 - st[o + P_TEMP + 2], 0))
     t = target_page(st, c)
     if t < 0:
         return (0, 0, 0)
-    o = co(c)
     return (max(st[tw(t) + T_PCOST] - st[o + P_TEMP], 0),
             max(st[tw(t) + T_PCOST + 1] - st[o + P_TEMP + 1], 0),
             max(st[tw(t) + T_PCOST + 2] - st[o + P_TEMP + 2], 0))
@@ -186,62 +201,99 @@ def at_risk(st, c):
 
 
 @njit(cache=True)
-def can_seal_here(st, c):
-    """Best portal character c could attempt here now: (portal, dice - number)."""
+def seal_margin(st, c, q):
+    """Dice character c would roll for portal q minus the portal's number (-99: cannot)."""
     o = co(c)
-    best = -1
-    best_m = -100
-    for q in range(N_PORTALS):
-        p = S_PORTALS + q * Q_SIZE
-        if st[p + Q_SEALED] != 0:
-            continue
-        colour = st[p + Q_COLOUR]
-        dice = min(st[o + P_RUNES + colour], st[S_DICE_MAX])
-        if dice == 0:
-            continue
-        if st[o + P_TEMP + colour] == 0 and st[o + P_CHAOS] == 0:
-            continue
-        m = dice - st[p + Q_NUMBER]
-        if m > best_m:
-            best = q
-            best_m = m
-    return best, best_m
+    p = S_PORTALS + q * Q_SIZE
+    if st[p + Q_SEALED] != 0:
+        return -99
+    colour = st[p + Q_COLOUR]
+    dice = min(st[o + P_RUNES + colour], st[S_DICE_MAX])
+    if dice == 0 or (st[o + P_TEMP + colour] == 0 and st[o + P_CHAOS] == 0):
+        return -99
+    return dice - st[p + Q_NUMBER]
 
 
 @njit(cache=True)
-def town_value(st, c, t, params, need):
-    """How good it is for character c to stand on Town t (used to choose moves)."""
+def best_seal_margin(st, c):
+    best = -99
+    for q in range(N_PORTALS):
+        best = max(best, seal_margin(st, c, q))
+    return best
+
+
+@njit(cache=True)
+def collect_gain(st, c, t, n, need):
+    """Value of collecting up to n Madness at Town t: needed colours first, then relieving
+    full town tracks (an accursed track unleashes a power)."""
+    o = co(c)
+    cap = st[S_TEMP_CAP]
+    v = 0.0
+    left = n
+    for k in range(N_COLOURS):
+        room = cap - st[o + P_TEMP + k]
+        take = min(need[k], st[tw(t) + T_MAD + k], room, left)
+        if take > 0:
+            v += 15.0 * take
+            left -= take
+    for k in range(N_COLOURS):
+        if left > 0 and st[tw(t) + T_MAD + k] >= st[tw(t) + T_MAD_LEN]:
+            if st[o + P_TEMP + k] + 1 < cap:  # never fill a track just to relieve a town
+                v += 6.0
+                left -= 1
+    return v
+
+
+@njit(cache=True)
+def town_value(st, c, t, params, need, arriving):
+    """How good it is for character c to stand on Town t (used to choose moves).  Arriving
+    by a Move also flips a face-down card there (TEC-MV-4); standing still does not."""
     o = co(c)
     v = 0.0
     state = st[tw(t) + T_PAGE_STATE]
     if st[S_PHASE] == 1:
         if state == 1:
             n = placeable(st, t)
-            if n > 0:
+            runes = st[tw(t) + T_PRUNE] + st[tw(t) + T_PRUNE + 1] + st[tw(t) + T_PRUNE + 2]
+            if n > 0 or runes > 0:
                 d = deficit(st, c, t)
+                supply = 0
+                for k in range(N_COLOURS):
+                    short = st[tw(t) + T_PCOST + k] - st[o + P_TEMP + k]
+                    if short > 0:
+                        supply += min(short, st[tw(t) + T_MAD + k])
                 if d <= st[o + P_CHAOS]:
-                    v += params[0] + 8.0 * n
+                    v += params[0] + 10.0 * n
+                elif d - supply <= st[o + P_CHAOS]:
+                    v += 0.6 * params[0] + 8.0 * n
                 else:
-                    # what this town's tracks could supply toward the card
-                    supply = 0
-                    for k in range(N_COLOURS):
-                        short = st[tw(t) + T_PCOST + k] - st[o + P_TEMP + k]
-                        if short > 0:
-                            supply += min(short, st[tw(t) + T_MAD + k])
-                    v += 4.0 * n + 6.0 * supply - 4.0 * (d - supply)
-        elif state == 0:
-            v += 6.0
-    else:
-        if t == st[S_GOO_TOWN]:
-            q, m = can_seal_here(st, c)
-            if q >= 0:
-                v += params[1] + 20.0 * m
-    for k in range(N_COLOURS):
-        avail = st[tw(t) + T_MAD + k]
-        if avail > 0 and st[o + P_TEMP + k] < st[S_TEMP_CAP]:
-            v += 2.0 + 3.0 * min(avail, need[k])
+                    v += 4.0 * n - 3.0 * (d - supply)
+        elif state == 0 and arriving:
+            v += params[5]
+    elif t == st[S_GOO_TOWN]:
+        m = best_seal_margin(st, c)
+        if m > -99:
+            v += params[1] + 25.0 * m
+    v += 0.5 * collect_gain(st, c, t, 3, need)
     n_sh = shamblers(st, t)
     v -= n_sh * (params[2] * (2.0 if at_risk(st, c) else 1.0))
+    return v
+
+
+@njit(cache=True)
+def move_value(st, c, here, dest, params, need):
+    """Value of standing on ``dest`` after a Move there, including a face-down Page card
+    passed on the way (which the Move may flip instead)."""
+    v = town_value(st, c, dest, params, need, True)
+    if st[S_PHASE] == 1 and st[tw(dest) + T_PAGE_STATE] != 0:
+        cw = (dest - here) % N_TOWNS
+        step = 1 if cw <= N_TOWNS - cw else -1
+        k = (here + step) % N_TOWNS
+        while k != dest:
+            if st[tw(k) + T_PAGE_STATE] == 0:
+                v += 0.5 * params[5]
+                break
+            k = (k + step) % N_TOWNS
     return v
 
 
@@ -251,38 +303,44 @@ def town_action_value(st, c, params, need):
     t = st[o + P_TOWN]
     act = st[tw(t) + T_ACTION]
     if act == TA_VENT:
-        return 40.0 if at_risk(st, c) else 4.0
+        return 40.0 if at_risk(st, c) else 0.0
     if act == TA_RECRUIT:
-        return 35.0
+        return 20.0
     if act == TA_PURGE:
-        return min(5.0 * (st[S_SMAT_MAD] + st[S_SMAT_MAD + 1] + st[S_SMAT_MAD + 2]), 25.0)
+        return min(3.0 * (st[S_SMAT_MAD] + st[S_SMAT_MAD + 1] + st[S_SMAT_MAD + 2]), 18.0)
     if act == TA_TRAVEL:
+        here = town_value(st, c, t, params, need, False)
         best = 0.0
         for d in range(N_TOWNS):
-            if d != t:
-                best = max(best, town_value(st, c, d, params, need))
+            if d != t and (st[S_PHASE] == 2 or d != st[S_GOO_TOWN]):
+                best = max(best, town_value(st, c, d, params, need, True) - here)
         return 0.8 * best
     if act == TA_STUDY:
-        n = 0
+        if st[S_PHASE] == 2:
+            return 0.0
         for d in range(N_TOWNS):
-            if st[tw(d) + T_PAGE_STATE] == 0:
-                n += 1
-        return min(8.0 * n, 24.0) if st[S_PHASE] == 1 else 0.0
+            if st[tw(d) + T_PAGE_STATE] == 1 and placeable(st, d) > 0:
+                return 4.0
+        return 30.0
     if act == TA_WARD:
-        return 70.0 if st[S_ENERGY] >= st[S_ENERGY_LEN] else 15.0 * st[S_ENERGY]
+        return 70.0 if st[S_ENERGY] >= st[S_ENERGY_LEN] else 10.0 * st[S_ENERGY]
     if act == TA_BARRICADE:
-        return 14.0 * shamblers(st, t)
+        return 8.0 * shamblers(st, t)
     if act == TA_GATHER:
         for k in range(N_COLOURS):
             if need[k] > 0:
-                return 30.0
-        return 5.0
+                for d in range(N_TOWNS):
+                    if st[tw(d) + T_MAD + k] > 0:
+                        return 18.0
+        return 0.0
     if act == TA_PRAY:
-        return 50.0 if st[o + P_BRAIN] >= 1 else 0.0
+        return 45.0 if st[o + P_BRAIN] >= 1 else 0.0
     if act == TA_EXCHANGE:
-        for k in range(N_COLOURS):
-            if need[k] > 0:
-                return 20.0
+        for b in range(N_COLOURS):
+            if need[b] > 0 and st[S_SMAT_MAD + b] > 0:
+                for a in range(N_COLOURS):
+                    if a != b and st[o + P_TEMP + a] > need[a]:
+                        return 15.0
         return 0.0
     return 0.0
 
@@ -292,35 +350,26 @@ def action_value(st, a, c, params, need):
     o = co(c)
     t = st[o + P_TOWN]
     if a == A_TRANSLATE:
-        return 150.0
+        if st[tw(t) + T_PAGE_STATE] != 1 or placeable(st, t) > 0:
+            return 150.0
+        return 25.0 * (st[tw(t) + T_PRUNE] + st[tw(t) + T_PRUNE + 1] + st[tw(t) + T_PRUNE + 2])
     if a >= A_SEAL and a < A_SEAL + N_PORTALS:
-        p = S_PORTALS + (a - A_SEAL) * Q_SIZE
-        colour = st[p + Q_COLOUR]
-        dice = min(st[o + P_RUNES + colour], st[S_DICE_MAX])
-        return 120.0 + 30.0 * (dice - st[p + Q_NUMBER])
+        return 120.0 + 30.0 * seal_margin(st, c, a - A_SEAL)
     if a == A_COLLECT:
-        useful = 0
-        for k in range(N_COLOURS):
-            if st[tw(t) + T_MAD + k] > 0 and st[o + P_TEMP + k] < st[S_TEMP_CAP]:
-                useful += min(need[k], st[tw(t) + T_MAD + k])
-                if st[tw(t) + T_MAD + k] >= st[tw(t) + T_MAD_LEN]:
-                    useful += 1  # relieve a full track before it is accursed
-        return 12.0 + 12.0 * useful
+        greed = min(st[o + P_TEMP + 2], 2)
+        return collect_gain(st, c, t, 1 + greed, need)
     if a == A_BANISH:
         n = shamblers(st, t)
         pay = st[o + P_CHAOS]
         for k in range(N_COLOURS):
             if st[tw(t) + T_SH + k] > 0:
-                pay += st[o + P_TEMP + k]
-        v = 10.0 * n + (20.0 if n >= st[tw(t) + T_SH_LEN] else 0.0)
-        return v * params[3] if pay > 0 else 4.0
+                pay += max(st[o + P_TEMP + k] - need[k], 0)
+        v = 8.0 * n + (20.0 if n >= st[tw(t) + T_SH_LEN] else 0.0)
+        return v * params[3] if pay > 0 else 3.0
     if a == A_TOWN:
         return town_action_value(st, c, params, need)
     if a == A_ABILITY:
-        return 40.0 if at_risk(st, c) else 6.0
-    if a < A_COLLECT:
-        there = town_value(st, c, a - A_MOVE, params, need)
-        return 0.8 * (there - town_value(st, c, t, params, need))
+        return 30.0 if at_risk(st, c) else 0.0
     return 0.0
 
 
@@ -352,12 +401,12 @@ def heuristic(st, legal, params, rng):
         v_here = 0.0
         v0 = v1 = v2 = v3 = v4 = 0.0
         if any_move:
-            v_here = town_value(st, c, here, params, need)
-            v0 = town_value(st, c, 0, params, need) if legal[A_MOVE] else 0.0
-            v1 = town_value(st, c, 1, params, need) if legal[A_MOVE + 1] else 0.0
-            v2 = town_value(st, c, 2, params, need) if legal[A_MOVE + 2] else 0.0
-            v3 = town_value(st, c, 3, params, need) if legal[A_MOVE + 3] else 0.0
-            v4 = town_value(st, c, 4, params, need) if legal[A_MOVE + 4] else 0.0
+            v_here = town_value(st, c, here, params, need, False)
+            v0 = move_value(st, c, here, 0, params, need) if legal[A_MOVE] else 0.0
+            v1 = move_value(st, c, here, 1, params, need) if legal[A_MOVE + 1] else 0.0
+            v2 = move_value(st, c, here, 2, params, need) if legal[A_MOVE + 2] else 0.0
+            v3 = move_value(st, c, here, 3, params, need) if legal[A_MOVE + 3] else 0.0
+            v4 = move_value(st, c, here, 4, params, need) if legal[A_MOVE + 4] else 0.0
         for a in range(A_END):
             if not legal[a]:
                 continue
@@ -383,21 +432,15 @@ def heuristic(st, legal, params, rng):
                 return t
         return N_TOWNS
     if kind == D_COLLECT:
-        best = -1
-        best_v = 0.0
-        for k in range(N_COLOURS):
-            if not legal[k]:
-                continue
-            v = 3.0 * need[k] + (2.0 if st[tw(here) + T_MAD + k]
-                                          >= st[tw(here) + T_MAD_LEN] else 0.0)
-            v += 0.5 * st[tw(here) + T_MAD + k]
-            if st[o + P_TEMP + k] + 1 >= st[S_TEMP_CAP] and need[k] == 0:
-                v -= 2.0  # a full track risks delirium on a forced draw
-            if best < 0 or v > best_v:
+        cap = st[S_TEMP_CAP]
+        for k in range(N_COLOURS):  # needed colours first
+            if legal[k] and need[k] > 0:
+                return k
+        best = STOP
+        for k in range(N_COLOURS):  # then relieve a full town track, without filling ours
+            if (legal[k] and st[tw(here) + T_MAD + k] >= st[tw(here) + T_MAD_LEN]
+                    and st[o + P_TEMP + k] + 1 < cap):
                 best = k
-                best_v = v
-        if best < 0 or best_v < -1.0:
-            return STOP
         return best
     if kind == D_REROLL:
         n = st[S_NDICE]
@@ -461,7 +504,7 @@ def heuristic(st, legal, params, rng):
         best_v = 0.0
         for t in range(N_TOWNS):
             if legal[t]:
-                v = town_value(st, c, t, params, need)
+                v = town_value(st, c, t, params, need, False)
                 if best < 0 or v > best_v:
                     best = t
                     best_v = v
@@ -514,6 +557,7 @@ register(
         "banish_weight": Param(1.0, 0.0, 10.0, "multiplier on the value of banishing"),
         "chaos_threshold": Param(100.0, 0.0, 1000.0,
                                  "an extra action bought with Chaos must be worth this much"),
+        "flip_value": Param(15.0, 0.0, 1000.0, "value of revealing a face-down Page card"),
     },
     description=heuristic.__doc__,
 )
