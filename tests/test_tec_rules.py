@@ -30,6 +30,7 @@ from tec_support import (
     QUICK,
     RANDOM,
     Table,
+    config,
     params,
     play_game,
     script,
@@ -95,6 +96,12 @@ def test_TEC_S_2_great_old_one_mat_and_strength_token_on_the_start():
     for goo in S.GOOS:
         tb = setup_table({"goo": goo})
         ip = tb.ip
+        rules = config({"goo": goo}, pinned=True).rules
+        assert tb["str_len"] == len(rules[f"great_old_one.{goo}.strength_1"])
+        assert list(tb.st[S.S_STR_DRAW:S.S_STR_DRAW + tb["str_len"]]) == rules[
+            f"great_old_one.{goo}.strength_1"]
+        assert [S.POWERS[tb.st[S.S_POWER + c]] for c in range(3)] == rules[
+            f"great_old_one.{goo}.powers_1"]
         assert tb["phase"] == 1 and tb["strength"] == 0 and tb["energy"] == 0
         assert tb["str_len"] == ip[S.I_STR_LEN] > 0
         n = int(ip[S.I_STR_LEN])
@@ -108,9 +115,6 @@ def test_TEC_S_2_great_old_one_mat_and_strength_token_on_the_start():
             assert tb[f"portal{q}.colour"] == ip[S.I_PORTAL_COLOUR + q]
             assert tb[f"portal{q}.number"] == ip[S.I_PORTAL_NUMBER + q]
             assert tb[f"portal{q}.sealed"] == 0
-    rules = setup_table().ip
-    yig = setup_table({"goo": "yig"}).ip
-    assert rules[S.I_STR_LEN] == 8 and yig[S.I_STR_LEN] == 7
 
 
 def test_TEC_S_3_player_mats_tokens_and_brains_below_the_delirium_track():
