@@ -27,6 +27,7 @@ from tec_support import (
     F_ROLL_DIE,
     F_SPIN_STEP,
     F_TAKE_SHAMBLER,
+    GAME,
     QUICK,
     RANDOM,
     Table,
@@ -796,6 +797,10 @@ def test_TEC_M_2_solo_plays_two_characters():
     g = play_game(tb.ip, seed=3)
     turns = g.events[g.events[:, 0] == S.EV_TURN]
     assert {int(e[2]) for e in turns} == {0, 1}
+    # one strategy plays the whole team, so solo games are the two-player games (NOTES.md)
+    solo = GAME.run_batch(config({"players": 1}, "random"), 7, 0, 200)
+    duo = GAME.run_batch(config({"players": 2}, "random"), 7, 0, 200)
+    assert (solo == duo).all()
 
 
 # ---- Cthulhu dice (DI) -----------------------------------------------------------------------
