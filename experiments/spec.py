@@ -367,11 +367,14 @@ class SweepSpec:
         }
 
     def hash(self) -> str:
-        """A digest of the normalized spec and every cell's resolved configuration, so results
-        of a different spec (or of edited rules data) are never mixed on --resume."""
+        """A digest of the normalized spec, every cell's resolved configuration and the
+        simulator's source code, so results of a different spec, of edited rules data or of
+        another version of the engine or strategies are never mixed on --resume."""
+        from simcore._cache import source_hash
+
         configs = [self.configure(c).resolved() for c in self.cells()]
-        payload = json.dumps({"spec": self.normalized(), "configs": configs}, sort_keys=True,
-                             default=repr)
+        payload = json.dumps({"spec": self.normalized(), "configs": configs,
+                              "engine": source_hash()}, sort_keys=True, default=repr)
         return hashlib.sha256(payload.encode()).hexdigest()
 
     def to_toml(self) -> str:

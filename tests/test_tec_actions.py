@@ -418,6 +418,16 @@ def test_town_action_purge_moves_shambler_mat_madness_to_discard():
     assert tb.changed(before) == {"smat.mad.2": -2, "disc.mad.2": 2}
 
 
+def test_town_action_purge_may_stop_early():
+    """purge moves *up to* its amount: the player may stop after the first tentacle."""
+    tb = town_table("cemetery")
+    tb.sp = script([G, 3])
+    before = tb.snapshot()
+    tb.act(S.A_TOWN)
+    assert 3 in tb.asked()[1].legal
+    assert tb.changed(before) == {"smat.mad.2": -1, "disc.mad.2": 1}
+
+
 def test_town_action_travel_goes_anywhere_but_the_great_old_one():
     """travel (station): to any other Town card (not the Great Old One's in phase one); the
     Shamblers there draw as on a move."""
@@ -773,6 +783,26 @@ def test_ability_brawler_banishes_for_one_less_once_a_turn():
     assert tb["brawler_used"] == 1
     tb.act(S.A_BANISH)  # full price now: a 2 with one Rage left cannot be paid
     assert tb["town2.sh.red"] == 1 and tb["char0.temp.rage"] == 1
+
+
+def test_ability_brawler_discount_kept_when_the_banishment_is_abandoned():
+    """brawler: giving up a banishment does not spend the once-a-turn discount."""
+    brawler = {"characters": ["detective", "medium"]}
+    tb = banish_table([2], {R: 2}, temp=(0, 2, 0), overrides=brawler, sp=script([3, R]))
+    tb.act(S.A_BANISH)  # abandoned: nothing paid, discount still available
+    assert tb["town2.sh.red"] == 2 and tb["brawler_used"] == 0
+    tb.act(S.A_BANISH)
+    assert tb["town2.sh.red"] == 1 and tb["char0.temp.rage"] == 1 and tb["brawler_used"] == 1
+
+
+def test_ability_medium_may_vent_before_a_forced_move():
+    """TEC-A-2 / TEC-MV-3: the medium's free ability is legal even when the first *action*
+    must move away from the Great Old One."""
+    tb = table(NEUTRAL, chars=(2, 4))
+    tb.move("bag.greed", "char0.temp.greed", 2)
+    tb["must_move"] = 1
+    legal = tb.legal_actions()
+    assert S.A_ABILITY in legal and S.A_COLLECT not in legal and S.A_END not in legal
 
 
 def test_ability_collector_collects_one_more():

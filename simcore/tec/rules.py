@@ -1015,7 +1015,7 @@ def legal_actions(st, hid, ip, legal):
     n = 0
     # TEC-A-2: the medium's ability is free, so it does not depend on actions left
     if (st[o + P_ABILITY] == AB_MEDIUM and st[S_ABILITY_USED] == 0
-            and madness_on_mat(st, c) > 0 and st[S_MUST_MOVE] == 0):
+            and madness_on_mat(st, c) > 0):
         legal[A_ABILITY] = 1
         n += 1
     if st[S_ACTIONS_LEFT] <= 0:
@@ -1204,9 +1204,10 @@ def do_banish(st, rng, ip, decide, sp, legal, ev, evn):
     for k in range(n):
         if st[S_DICE + k] > cost:  # TEC-BA-2: the highest single die, not a sum
             cost = st[S_DICE + k]
+    brawled = False
     if st[o + P_ABILITY] == AB_BRAWLER and st[S_BRAWLER_USED] == 0 and cost > 0:
         cost = max(cost - st[o + P_AMOUNT], 0)
-        st[S_BRAWLER_USED] = 1
+        brawled = True  # the once-a-turn discount is spent only if the banishment happens
     clear_legal(legal)
     any_ok = False
     for k in range(N_COLOURS):
@@ -1222,6 +1223,8 @@ def do_banish(st, rng, ip, decide, sp, legal, ev, evn):
     if k == STOP:
         return
     pay(st, c, k, cost)
+    if brawled:
+        st[S_BRAWLER_USED] = 1
     st[tw(t) + T_SH + k] -= 1  # TEC-BA-5
     st[S_SMAT_SH + k] += 1
     st[S_CNT_BANISHED] += 1
@@ -1330,7 +1333,8 @@ def vent(st, c, n, rng, decide, sp, legal, ev, evn):
 
 @njit(cache=True, _nrt=False, inline="always")
 def smat_to_discard(st, n, rng, decide, sp, legal, ev, evn):
-    """Move up to n Madness from the Shambler mat to the Discard mat (purge)."""
+    """Move up to n Madness from the Shambler mat to the Discard mat (purge); the player
+    may stop early (answer STOP)."""
     for _ in range(n):
         clear_legal(legal)
         any_ok = False
@@ -1340,7 +1344,10 @@ def smat_to_discard(st, n, rng, decide, sp, legal, ev, evn):
                 any_ok = True
         if not any_ok:
             return
+        legal[STOP] = 1
         k = ask(st, D_POINTER_MADNESS, legal, decide, sp, rng)
+        if k == STOP:
+            return
         st[S_SMAT_MAD + k] -= 1
         st[S_DISC_MAD + k] += 1
         log(ev, evn, EV_CLEANUP, k, 1, 1, 0, 0, 0, 0)

@@ -253,7 +253,7 @@ D_FLIP = 1  # flip a Page card passed or stopped beside: answer town, or N_TOWNS
 D_COLLECT = 2  # take one Madness of colour c from this town, or 3 to stop; S_CTX[0] = left
 D_REROLL = 3  # bit mask of dice (S_DICE) to reroll; S_CTX[0] = 0 banish, 1 seal
 D_BANISH = 4  # after the banish roll: colour to banish, or 3 to give up; S_CTX[0] = cost
-D_POINTER_MADNESS = 5  # Shambler mat -> Discard mat: which colour (also purge)
+D_POINTER_MADNESS = 5  # Shambler mat -> Discard mat: which colour (purge also offers 3: stop)
 D_TOWN_SIDE = 6  # setup: side for position S_CTX[0] (card S_CTX[1]): 0 front, 1 back;
 # S_CTX[2..4] = front's action, Madness and Shambler track lengths, S_CTX[5..7] the back's
 D_VENT = 7  # vent / medium: colour to move from your mat, or 3 to stop
