@@ -91,30 +91,30 @@ from strategies.registry import Param, register
 STOP = 3
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def random_choice(st, legal, params, rng):
     """Uniformly among the legal choices at every decision: the baseline and the fuzzer."""
     return uniform_legal(legal, rng)
 
 
 # ---- reading the public state -----------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def tw(t):
     return S_TOWNS + t * T_SIZE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def co(c):
     return S_CHARS + c * P_SIZE
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shamblers(st, t):
     o = tw(t)
     return st[o + T_SH] + st[o + T_SH + 1] + st[o + T_SH + 2]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def placeable(st, t):
     """Page tokens the face-up card at Town t would still place on the Necronomicon."""
     o = tw(t)
@@ -126,7 +126,7 @@ def placeable(st, t):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deficit(st, c, t):
     """Tentacles character c lacks to pay the face-up card at Town t."""
     o = co(c)
@@ -138,13 +138,13 @@ def deficit(st, c, t):
     return d
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def ring_distance(a, b):
     d = (b - a) % N_TOWNS
     return min(d, N_TOWNS - d)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def target_page(st, c):
     """The face-up Page card most worth working toward: tokens it still places, discounted by
     what is missing and by distance.  Returns a town, or -1."""
@@ -164,7 +164,7 @@ def target_page(st, c):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def needs(st, c):
     """How many more of each colour character c wants: for its target page in phase one,
     one of each open portal's colour it holds runes for in phase two (a 3-tuple)."""
@@ -190,7 +190,7 @@ def needs(st, c):
             max(st[tw(t) + T_PCOST + 2] - st[o + P_TEMP + 2], 0))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def at_risk(st, c):
     """True when a forced draw could make a Temperament Track accursed."""
     o = co(c)
@@ -200,7 +200,7 @@ def at_risk(st, c):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def seal_margin(st, c, q):
     """Dice character c would roll for portal q minus the portal's number (-99: cannot)."""
     o = co(c)
@@ -214,7 +214,7 @@ def seal_margin(st, c, q):
     return dice - st[p + Q_NUMBER]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def best_seal_margin(st, c):
     best = -99
     for q in range(N_PORTALS):
@@ -222,7 +222,7 @@ def best_seal_margin(st, c):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def collect_gain(st, c, t, n, need):
     """Value of collecting up to n Madness at Town t: needed colours first, then relieving
     full town tracks (an accursed track unleashes a power)."""
@@ -244,7 +244,7 @@ def collect_gain(st, c, t, n, need):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def town_value(st, c, t, params, need, arriving):
     """How good it is for character c to stand on Town t (used to choose moves).  Arriving
     by a Move also flips a face-down card there (TEC-MV-4); standing still does not."""
@@ -280,7 +280,7 @@ def town_value(st, c, t, params, need, arriving):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def move_value(st, c, here, dest, params, need):
     """Value of standing on ``dest`` after a Move there, including a face-down Page card
     passed on the way (which the Move may flip instead)."""
@@ -297,7 +297,7 @@ def move_value(st, c, here, dest, params, need):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def town_action_value(st, c, params, need):
     o = co(c)
     t = st[o + P_TOWN]
@@ -345,7 +345,7 @@ def town_action_value(st, c, params, need):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def action_value(st, a, c, params, need):
     o = co(c)
     t = st[o + P_TOWN]
@@ -373,7 +373,7 @@ def action_value(st, a, c, params, need):
     return 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def heuristic(st, legal, params, rng):
     """A sensible team plan: get away from the Great Old One, collect what revealed pages need,
     translate, banish threatening Shamblers, use town actions when they pay, then hunt
