@@ -110,6 +110,19 @@ def nearest_d2(px, py, n, x, y):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def n_overlapping(px, py, n, x, y, min_d2):
+    """How many of tokens 0..n-1 have their centre closer than sqrt(min_d2) to (x, y).  A count
+    rather than a minimum: the loop vectorises without fastmath (numba inlines a callee into
+    its caller's flags), and count == 0 exactly when the nearest squared distance >= min_d2."""
+    c = 0
+    for j in range(n):
+        dx = px[j] - x
+        dy = py[j] - y
+        c += dx * dx + dy * dy < min_d2
+    return c
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def free_spot(rng, px, py, n_check, x_lo, x_hi, fp, ip):
     """A random spot in [x_lo, x_hi) x depth overlapping none of tokens 0..n_check-1; after
     ``placement_tries`` failures the last spot tried is used."""
@@ -122,7 +135,7 @@ def free_spot(rng, px, py, n_check, x_lo, x_hi, fp, ip):
     for _ in range(ip[I_PLACE_TRIES]):
         x = x_lo + r + rng_uniform(rng) * x_span
         y = r + rng_uniform(rng) * y_span
-        if nearest_d2(px, py, n_check, x, y) >= min_d2:
+        if n_overlapping(px, py, n_check, x, y, min_d2) == 0:
             break
     return x, y
 
