@@ -242,3 +242,68 @@ def log_event(ev, evn, code, a, b, c, d, e, f, g):
         ev[k, 6] = f
         ev[k, 7] = g
         evn[0] = k + 1
+
+
+# ---- the same generator with its state held in a value -------------------------------------
+# ``rng_load`` copies a state array into a tuple (s0, s1, s2, s3); the ``*_v`` kernels take and
+# return that tuple, so a hot loop keeps the four words in registers instead of loading and
+# storing the array on every draw (numba cannot tell that no other array aliases it).  They
+# draw exactly the numbers their array counterparts draw; ``rng_save`` writes the state back.
+@njit(cache=True, _nrt=False)
+def rng_load(state):
+    """The state array as a value."""
+    return (state[0], state[1], state[2], state[3])
+
+
+@njit(cache=True, _nrt=False)
+def rng_save(state, st):
+    """Write a state value back into its array."""
+    state[0] = st[0]
+    state[1] = st[1]
+    state[2] = st[2]
+    state[3] = st[3]
+
+
+@njit(cache=True, _nrt=False)
+def rng_next_v(st):
+    """(next raw 64-bit output, new state): ``rng_next`` on a state value."""
+    s0, s1, s2, s3 = st
+    result = _rotl(s1 * _U5, _U7) * _U9
+    t = s1 << _U17
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    s3 = _rotl(s3, _U45)
+    return result, (s0, s1, s2, s3)
+
+
+@njit(cache=True, _nrt=False)
+def rng_uniform_v(st):
+    """``rng_uniform`` on a state value: (u, new state)."""
+    x, st = rng_next_v(st)
+    return float(x >> _U11) * _INV53, st
+
+
+@njit(cache=True, _nrt=False)
+def rng_int_v(st, n):
+    """``rng_int`` on a state value: (k, new state)."""
+    un = np.uint64(n)
+    x, st = rng_next_v(st)
+    m = (x >> _U32) * un
+    low = m & _LOW32
+    if low < un:
+        threshold = (_TWO32 - un) % un
+        while low < threshold:
+            x, st = rng_next_v(st)
+            m = (x >> _U32) * un
+            low = m & _LOW32
+    return np.int64(m >> _U32), st
+
+
+@njit(cache=True, _nrt=False)
+def rng_exponential_v(st, mean):
+    """``rng_exponential`` on a state value: (x, new state)."""
+    u, st = rng_uniform_v(st)
+    return -mean * math.log(1.0 - u), st

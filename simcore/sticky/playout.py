@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from simcore.kernels import RNG_WORDS, rng_seed, shuffle
+from simcore.kernels import RNG_WORDS, rng_load, rng_save, rng_seed, shuffle
 from simcore.sticky.rules import (
     INF,
     RACE_LOST,
@@ -20,13 +20,13 @@ from simcore.sticky.rules import (
     curse_choice,
     draw_curse,
     find_neighbours,
-    first_throw_time,
+    first_throw_time_v,
     log,
     n_tokens,
-    place_token,
-    race,
-    roll_dice,
-    setup_table,
+    place_token_v,
+    race_v,
+    roll_dice_v,
+    setup_table_v,
 )
 from simcore.sticky.state import (
     EV_CURSE_CHOICE,
@@ -115,7 +115,9 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         tokens[s] = 0
         curse_of[s] = NO_CURSE
         ignoring[s] = 0
-    setup_table(rng, px, py, fp, ip)
+    # the generator state lives in the value ``st``; it goes back to ``rng`` only around
+    # calls that take the array (the strategy, the Curse deck)
+    st = setup_table_v(rng_load(rng), px, py, fp, ip)
     if ev is not None:
         for j in range(n_tokens(ip)):
             log(ev, evn, EV_SETUP, j, int(px[j] * 10.0), int(py[j] * 10.0), 0, 0, 0, 0)
@@ -123,7 +125,9 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         n_c = ip[I_N_CURSES]
         for c in range(n_c):
             deck[c] = c
+        rng_save(rng, st)
         shuffle(rng, deck, n_c)
+        st = rng_load(rng)
         deck_state[0] = 0
         deck_state[1] = n_c
     roller = ip[I_FIRST]  # STK-S-4
@@ -132,10 +136,11 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
     turns = 0
     for turn in range(ip[I_MAX_TURNS]):
         turns = turn + 1
-        kind, colour, rerolls = roll_dice(rng, ip)  # STK-T-1
+        kind, colour, rerolls, st = roll_dice_v(st, ip)  # STK-T-1
         log(ev, evn, EV_ROLL, turn + 1, roller, kind, colour, rerolls, 0, 0)
         # STK-C-1/3: who plays under a Curse this turn, and who ignores it
         if curses_on:
+            rng_save(rng, st)
             for s in range(players):
                 ignoring[s] = 0
                 if curse_of[s] != NO_CURSE:
@@ -148,31 +153,39 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                         log(ev, evn, EV_CURSE_CHOICE, s, curse_of[s], 1, 0, 0, 0, 0)
                     else:
                         log(ev, evn, EV_CURSE_CHOICE, s, curse_of[s], 0, 0, 0, 0, 0)
+            st = rng_load(rng)
         # STK-T-2: everyone throws at once; the first to put the Creature back ends the turn.
         # Seats are raced in order of their first throw: the earliest usually wins, and a
         # seat that cannot beat the best finish so far stops at once.
         target = -1
         n_nbr = 0
+        choose = colour < 0 and any_mode
         if colour >= 0:
             target = creature_index(kind, colour, ip)
             n_nbr = find_neighbours(px, py, target, nbr, False, fp, ip)
+        s = roller
         for k in range(players):
-            s = (roller + k) % players
             cursed = NO_CURSE
             if curses_on and curse_of[s] != NO_CURSE and tokens[s] > 0 and ignoring[s] == 0:
                 cursed = curse_of[s]
             cursed_now[s] = cursed
             aim_at[s] = target
-            if colour < 0 and any_mode:
+            if choose:
+                rng_save(rng, st)
                 aim_at[s] = choose_target(decide, sp, rng, view, legal, px, py, kind, s, tokens,
                                           curse_of, fp, ip)
-            start_t[s] = first_throw_time(rng, s, s == roller, cursed, skill, curse, fp)
+                st = rng_load(rng)
+            t0, st = first_throw_time_v(st, s, s == roller, cursed, skill, curse, fp)
+            start_t[s] = t0
             # insertion sort by start time (ties keep the order from the roller)
             j = k
-            while j > 0 and start_t[order[j - 1]] > start_t[s]:
+            while j > 0 and start_t[order[j - 1]] > t0:
                 order[j] = order[j - 1]
                 j -= 1
             order[j] = s
+            s += 1
+            if s == players:
+                s = 0
         best = INF
         winner = -1
         result = RACE_LOST
@@ -182,13 +195,13 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
             if start_t[s] >= best:
                 break
             any_kind = -1
-            if colour < 0 and any_mode:
+            if choose:
                 any_kind = kind
                 n_nbr = find_neighbours(px, py, aim_at[s], nbr, True, fp, ip)
-            t, res, caught = race(rng, decide, sp, view, legal, px, py, nbr, n_nbr, aim_at[s],
-                                  any_kind, s, start_t[s], cursed_now[s], tokens, curse_of,
-                                  skill, curse, phit, best, counters, ev, evn, fp, ip,
-                                  max_throws)
+            t, res, caught, st = race_v(
+                st, rng, decide, sp, view, legal, px, py, nbr, n_nbr, aim_at[s], any_kind, s,
+                start_t[s], cursed_now[s], tokens, curse_of, skill, curse, phit, best, counters,
+                ev, evn, fp, ip, max_throws)
             if t < best:
                 best = t
                 winner = s
@@ -201,12 +214,14 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         game_s += fp[F_ROLL_S] + best
         # STK-C-3: a seat caught ignoring its Curse loses a token (before this turn's token)
         if curses_on:
+            rng_save(rng, st)
             for s in range(players):
                 if ignoring[s] == 1 and caught_ignoring(rng, curse_of[s], curse, fp):
                     if tokens[s] > 0:
                         tokens[s] -= 1
                         rec[R_PENALTIES] += 1
                     log(ev, evn, EV_PENALTY, s, curse_of[s], tokens[s], 0, 0, 0, 0)
+            st = rng_load(rng)
         if winner == roller:
             rec[R_ROLLER_WINS] += 1
         if result == RACE_SCORED:  # STK-T-5
@@ -223,7 +238,8 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
             rec[R_MISHAPS] += 1
         roller = winner  # STK-T-8
         # STK-T-9: the caught Creature goes back on the table at a fresh spot
-        place_token(rng, px, py, won_target, fp, ip)
+        st = place_token_v(st, px, py, won_target, fp, ip)
+    rng_save(rng, st)
     if outcome != O_WIN:
         rec[R_WINNER] = -1
     rec[R_OUTCOME] = outcome

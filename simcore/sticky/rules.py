@@ -12,8 +12,17 @@ import math
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
-from simcore.kernels import log_event, rng_exponential, rng_int, rng_uniform
+from simcore.kernels import (
+    log_event,
+    rng_exponential_v,
+    rng_int_v,
+    rng_load,
+    rng_save,
+    rng_uniform,
+    rng_uniform_v,
+)
 from simcore.sticky.state import (
     A_DETACH,
     A_IGNORE,
@@ -123,9 +132,15 @@ def n_overlapping(px, py, n, x, y, min_d2):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def free_spot(rng, px, py, n_check, x_lo, x_hi, fp, ip):
-    """A random spot in [x_lo, x_hi) x depth overlapping none of tokens 0..n_check-1; after
-    ``placement_tries`` failures the last spot tried is used."""
+def free_spot(st, px, py, n_check, sx, sy, ex, ey, x_lo, x_hi, fp, ip):
+    """A random spot in [x_lo, x_hi) x depth overlapping no token: not tokens 0..n_check-1
+    except the one at (sx, sy) (OFF: none), nor one more token at (ex, ey) (OFF: none).  After
+    ``placement_tries`` failures the last spot tried is used.  Returns (x, y, rng state).
+
+    The skipped and the extra token keep the vector loads away from array entries written
+    just before (a store followed at once by a wider load of it stalls until the store
+    retires): the caller checks a token it has just placed through (ex, ey), and moves a
+    token without first lifting it off the arrays."""
     r = fp[F_TOKEN_R]
     min_d2 = 4.0 * r * r
     y_span = max(fp[F_DEPTH] - 2.0 * r, 0.0)
@@ -133,25 +148,39 @@ def free_spot(rng, px, py, n_check, x_lo, x_hi, fp, ip):
     x = 0.0
     y = 0.0
     for _ in range(ip[I_PLACE_TRIES]):
-        x = x_lo + r + rng_uniform(rng) * x_span
-        y = r + rng_uniform(rng) * y_span
-        if n_overlapping(px, py, n_check, x, y, min_d2) == 0:
+        u, st = rng_uniform_v(st)
+        x = x_lo + r + u * x_span
+        u, st = rng_uniform_v(st)
+        y = r + u * y_span
+        dx = sx - x
+        dy = sy - y
+        skipped = dx * dx + dy * dy < min_d2
+        dx = ex - x
+        dy = ey - y
+        extra = dx * dx + dy * dy < min_d2
+        if n_overlapping(px, py, n_check, x, y, min_d2) + extra == skipped:
             break
-    return x, y
+    return x, y, st
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def place_token(rng, px, py, idx, fp, ip):
+def place_token_v(st, px, py, idx, fp, ip):
     """STK-T-9: put token ``idx`` back on the table at a fresh spot touching no other."""
-    px[idx] = OFF
-    py[idx] = OFF
-    x, y = free_spot(rng, px, py, n_tokens(ip), 0.0, fp[F_WIDTH], fp, ip)
+    x, y, st = free_spot(st, px, py, n_tokens(ip), px[idx], py[idx], OFF, OFF, 0.0,
+                         fp[F_WIDTH], fp, ip)
     px[idx] = x
     py[idx] = y
+    return st
 
 
 @njit(cache=True, _nrt=False)
-def setup_table(rng, px, py, fp, ip):
+def place_token(rng, px, py, idx, fp, ip):
+    """``place_token_v`` on a generator array."""
+    rng_save(rng, place_token_v(rng_load(rng), px, py, idx, fp, ip))
+
+
+@njit(cache=True, _nrt=False)
+def setup_table_v(st, px, py, fp, ip):
     """STK-S-1: no token overlaps another; the Investigators are spread evenly (one in each
     vertical strip of the table), the Creatures anywhere.  Investigators are placed first
     and stored first, so each token need only be checked against the ones before it."""
@@ -159,14 +188,29 @@ def setup_table(rng, px, py, fp, ip):
     n_inv = ip[I_INVESTIGATORS]
     width = fp[F_WIDTH]
     strip = width / max(n_inv, 1)
+    # token j is checked against tokens 0..j-2 in the arrays and token j-1 at (x, y)
+    x = OFF
+    y = OFF
     for j in range(n_inv):
-        x, y = free_spot(rng, px, py, j, j * strip, (j + 1) * strip, fp, ip)
-        px[j] = x
-        py[j] = y
+        px[max(j - 1, 0)] = x
+        py[max(j - 1, 0)] = y
+        x, y, st = free_spot(st, px, py, max(j - 1, 0), OFF, OFF, x, y, j * strip,
+                             (j + 1) * strip, fp, ip)
     for j in range(n_inv, n_inv + n_cre):
-        x, y = free_spot(rng, px, py, j, 0.0, width, fp, ip)
-        px[j] = x
-        py[j] = y
+        px[max(j - 1, 0)] = x
+        py[max(j - 1, 0)] = y
+        x, y, st = free_spot(st, px, py, max(j - 1, 0), OFF, OFF, x, y, 0.0, width, fp, ip)
+    n = n_inv + n_cre
+    if n > 0:
+        px[n - 1] = x
+        py[n - 1] = y
+    return st
+
+
+@njit(cache=True, _nrt=False)
+def setup_table(rng, px, py, fp, ip):
+    """``setup_table_v`` on a generator array."""
+    rng_save(rng, setup_table_v(rng_load(rng), px, py, fp, ip))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -184,38 +228,59 @@ def kind_of(token, ip):
 
 # ---- dice (STK-T-1) ---------------------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
-def roll_dice(rng, ip):
-    """Roll both dice: (kind, colour, rerolls); colour is -1 when any colour counts."""
-    kind = rng_int(rng, ip[I_KIND_FACES])
+def roll_dice_v(st, ip):
+    """Roll both dice: (kind, colour, rerolls, rng state); colour is -1 when any colour
+    counts."""
+    kind, st = rng_int_v(st, ip[I_KIND_FACES])
     rerolls = 0
     while True:
-        face = rng_int(rng, ip[I_COLOUR_FACES])
+        face, st = rng_int_v(st, ip[I_COLOUR_FACES])
         if face < ip[I_COLOURS]:
-            return kind, face, rerolls
+            return kind, face, rerolls, st
         if ip[I_SIXTH_ANY] == 1:
-            return kind, -1, rerolls
+            return kind, -1, rerolls, st
         rerolls += 1
 
 
+@njit(cache=True, _nrt=False)
+def roll_dice(rng, ip):
+    """``roll_dice_v`` on a generator array: (kind, colour, rerolls)."""
+    kind, colour, rerolls, st = roll_dice_v(rng_load(rng), ip)
+    rng_save(rng, st)
+    return kind, colour, rerolls
+
+
 # ---- neighbourhood of a target ----------------------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def near_mask(px, py, n, x, y, lim):
+    """Bit j set for each token j < n (n <= 64) whose centre is within sqrt(lim) of (x, y).
+    A branch-free OR of bits, so the loop vectorises."""
+    m = np.uint64(0)
+    for j in range(n):
+        dx = px[j] - x
+        dy = py[j] - y
+        m |= np.uint64(dx * dx + dy * dy <= lim) << np.uint64(j)
+    return m
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def find_neighbours(px, py, target, nbr, everywhere, fp, ip):
     """Tokens that can stick together with ``target``: centres within twice the catch radius
     (a throw that hits the target lands within one radius of it), or every other token when
     ``everywhere`` (a miss can still catch another Creature of the kind on the special face).
+    They are listed in ``nbr`` in increasing order; returns how many.
     """
     reach = fp[F_REACH] + fp[F_TOKEN_R]
     lim = 0.25 * OFF * OFF if everywhere else 4.0 * reach * reach  # never reaches OFF
     tx = px[target]
     ty = py[target]
+    m = near_mask(px, py, n_tokens(ip), tx, ty, lim)
+    m &= ~(np.uint64(1) << np.uint64(target))  # leave the target itself out
     k = 0
-    px[target] = OFF  # leave the target itself out, without a branch in the loop
-    for j in range(n_tokens(ip)):
-        dx = px[j] - tx
-        dy = py[j] - ty
-        nbr[k] = j
-        k += dx * dx + dy * dy <= lim
-    px[target] = tx
+    while m != 0:
+        nbr[k] = trailing_zeros(m)
+        k += 1
+        m &= m - np.uint64(1)
     return k
 
 
@@ -317,7 +382,7 @@ def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, n_inv, n_oth
 
 # ---- throws ----------------------------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
-def throw_until_hit(rng, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var,
+def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var,
                     reach2, rethrow, max_throws, ev, evn, ip):
     """Throw at ``target`` from time ``t`` until a throw catches it (or another Creature of
     ``any_kind``), the seat can no longer beat ``best``, or ``max_throws`` run out.
@@ -326,15 +391,16 @@ def throw_until_hit(rng, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_
     within reach2 (squared) of it, with chance p_hit = 1 - exp(-reach2 / two_var).  The landing
     point is drawn from the matching conditional law only when it matters (a hit with other
     tokens nearby, or any throw on the special face).
-    Returns (time, hit, throws used, investigators stuck, other creatures stuck, token hit).
+    Returns (time, hit, throws used, investigators stuck, other creatures stuck, token hit,
+    rng state).
     """
     n_inv_tokens = ip[I_INVESTIGATORS]
     tx = px[target]
     ty = py[target]
     for k in range(max_throws):
         if t >= best:
-            return t, False, k, 0, 0, -1
-        u = rng_uniform(rng)
+            return t, False, k, 0, 0, -1, st
+        u, st = rng_uniform_v(st)
         hit = u < p_hit
         caught = target if hit else -1
         n_inv = 0
@@ -342,7 +408,8 @@ def throw_until_hit(rng, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_
         if (hit and n_nbr > 0) or any_kind >= 0:
             # radius by inversion of its law: below the reach on a hit, beyond it on a miss
             r = math.sqrt(-two_var * math.log(1.0 - u))
-            theta = 2.0 * math.pi * rng_uniform(rng)
+            v, st = rng_uniform_v(st)
+            theta = 2.0 * math.pi * v
             lx = tx + r * math.cos(theta)
             ly = ty + r * math.sin(theta)
             for q in range(n_nbr):
@@ -359,9 +426,10 @@ def throw_until_hit(rng, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_
         log(ev, evn, EV_THROW, seat, int(t * 1000.0), 1 if caught >= 0 else 0, n_oth, n_inv,
             target, 0)
         if caught >= 0:
-            return t, True, k + 1, n_inv, n_oth, caught
-        t += rethrow * (0.5 + rng_uniform(rng))  # pull back, shake clean, throw again
-    return t, False, max_throws, 0, 0, -1
+            return t, True, k + 1, n_inv, n_oth, caught, st
+        v, st = rng_uniform_v(st)
+        t += rethrow * (0.5 + v)  # pull back, shake clean, throw again
+    return t, False, max_throws, 0, 0, -1, st
 
 
 @njit(cache=True)
@@ -380,24 +448,34 @@ def hit_chances(skill, curse, fp):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def first_throw_time(rng, seat, is_roller, cursed, skill, curse, fp):
+def first_throw_time_v(st, seat, is_roller, cursed, skill, curse, fp):
     """When ``seat`` throws first: its Curse's ritual delay, then a reaction time (a minimum
-    plus an exponential tail), scaled by the Curse; the roller's head start is subtracted."""
+    plus an exponential tail), scaled by the Curse; the roller's head start is subtracted.
+    Returns (time, rng state)."""
     tf = 1.0
     t = 0.0
     if cursed != NO_CURSE:
         tf = curse[cursed, CU_TIME]
         t = curse[cursed, CU_DELAY]
     sk_min = skill[seat, SK_REACT_MIN]
-    t += tf * (sk_min + rng_exponential(rng, max(skill[seat, SK_REACT_MEAN] - sk_min, 0.0)))
+    tail, st = rng_exponential_v(st, max(skill[seat, SK_REACT_MEAN] - sk_min, 0.0))
+    t += tf * (sk_min + tail)
     if is_roller:
         t = max(t - fp[F_ROLLER_ADV], 0.0)
+    return t, st
+
+
+@njit(cache=True, _nrt=False)
+def first_throw_time(rng, seat, is_roller, cursed, skill, curse, fp):
+    """``first_throw_time_v`` on a generator array."""
+    t, st = first_throw_time_v(rng_load(rng), seat, is_roller, cursed, skill, curse, fp)
+    rng_save(rng, st)
     return t
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def race(
-    rng, decide, sp, view, legal, px, py, nbr, n_nbr, target, any_kind, seat, t, cursed,
+def race_v(
+    st, rng, decide, sp, view, legal, px, py, nbr, n_nbr, target, any_kind, seat, t, cursed,
     tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip, max_throws,
 ):
     """Play seat ``seat``'s turn from its first throw at time ``t``: throw at ``target``
@@ -406,8 +484,9 @@ def race(
 
     ``any_kind`` >= 0 when any Creature of that kind counts; ``cursed`` is the Curse card
     the seat respects this turn (or NO_CURSE); ``phit[seat, 1 + cursed]`` the chance that
-    one of its throws hits.  Returns (finish time, RACE_* result, token caught);
-    ``counters`` gathers [investigator hits, shakes].
+    one of its throws hits.  Returns (finish time, RACE_* result, token caught, rng state);
+    ``counters`` gathers [investigator hits, shakes].  The generator state is the value
+    ``st``; ``rng`` is its array, used only to hand the strategy the current state.
     """
     tf = 1.0
     af = 1.0
@@ -424,33 +503,51 @@ def race(
     p_hit = phit[seat, 1 + cursed]
     left = max_throws
     while left > 0:
-        t, hit, used, n_inv, n_oth, caught = throw_until_hit(
-            rng, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var, reach2,
+        t, hit, used, n_inv, n_oth, caught, st = throw_until_hit(
+            st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var, reach2,
             rethrow, left, ev, evn, ip)
         left -= used
         if not hit:
             break
         if extra and n_oth == 0:
             # the extra_creature Curse: the target alone cannot score, so throw again
-            t += rethrow * (0.5 + rng_uniform(rng))
+            v, st = rng_uniform_v(st)
+            t += rethrow * (0.5 + v)
             continue
         if n_inv > 0:
             counters[0] += 1
+            rng_save(rng, st)
             t, hit, n_inv, shakes = shake_off(rng, decide, sp, view, legal, seat, tokens,
                                               curse_of, n_inv, n_oth, extra, t, tf, ev, evn,
                                               fp, ip)
+            st = rng_load(rng)
             counters[1] += shakes
             if not hit:
-                t += rethrow * (0.5 + rng_uniform(rng))
+                v, st = rng_uniform_v(st)
+                t += rethrow * (0.5 + v)
                 continue
         t += skill[seat, SK_DETACH] * tf
         if t >= best:
             break
         log(ev, evn, EV_DETACH, seat, int(t * 1000.0), 1 if n_inv == 0 else 0, 0, 0, 0, 0)
-        return t, RACE_SCORED if n_inv == 0 else RACE_MISHAP, caught
+        return t, RACE_SCORED if n_inv == 0 else RACE_MISHAP, caught, st
     if left <= 0:
         log(ev, evn, EV_GIVE_UP, seat, int(t * 1000.0), 0, 0, 0, 0, 0)
-    return INF, RACE_LOST, -1
+    return INF, RACE_LOST, -1, st
+
+
+@njit(cache=True, _nrt=False)
+def race(
+    rng, decide, sp, view, legal, px, py, nbr, n_nbr, target, any_kind, seat, t, cursed,
+    tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip, max_throws,
+):
+    """``race_v`` on a generator array: (finish time, RACE_* result, token caught)."""
+    t, res, caught, st = race_v(
+        rng_load(rng), rng, decide, sp, view, legal, px, py, nbr, n_nbr, target, any_kind,
+        seat, t, cursed, tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip,
+        max_throws)
+    rng_save(rng, st)
+    return t, res, caught
 
 
 # ---- curses (STK-C-1, STK-C-2) ----------------------------------------------------------
