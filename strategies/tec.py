@@ -446,22 +446,34 @@ def heuristic(st, legal, params, rng):
         n = st[S_NDICE]
         r = st[S_REROLLS]
         mask = 0
-        used = 0
-        if st[S_CTX] == 0:  # banish: lower the highest die
+        if st[S_CTX] == 0:
+            # banish: the cost is the highest die; rerolling helps only if every die showing
+            # it can be rerolled (otherwise the highest stays and a reroll can only raise it)
             top = 0
             for k in range(n):
                 top = max(top, st[S_DICE + k])
-            if top > 0:
+            at_top = 0
+            for k in range(n):
+                if st[S_DICE + k] == top:
+                    at_top += 1
+            if top > 0 and at_top <= r:
                 for k in range(n):
-                    if st[S_DICE + k] == top and used < r:
+                    if st[S_DICE + k] == top:
                         mask |= 1 << k
-                        used += 1
-        else:  # seal: raise the sum, rerolling the lowest dice below the average
+        else:
+            # seal: only when short of the portal's number, reroll the lowest dice (0s, then
+            # 1s) while the shortfall could still be made up
+            total = 0
+            for k in range(n):
+                total += st[S_DICE + k]
+            target = st[S_PORTALS + st[S_CTX + 1] * Q_SIZE + Q_NUMBER]
+            used = 0
             for v in range(2):
                 for k in range(n):
-                    if st[S_DICE + k] == v and used < r and (v == 0 or used == 0):
+                    if total < target and st[S_DICE + k] == v and used < r:
                         mask |= 1 << k
                         used += 1
+                        total += 2 - v  # the best this die could add
         return mask if legal[mask] else 0
     if kind == D_BANISH:
         cost = st[S_CTX]

@@ -1216,11 +1216,13 @@ def do_banish(st, rng, ip, decide, sp, legal, ev, evn):
             any_ok = True
     log(ev, evn, EV_BANISH, c, t, cost, -1, 0, 0, 0)
     if not any_ok:  # TEC-BA-4
+        log(ev, evn, EV_BANISH, c, t, cost, -3, 0, 0, 0)
         return
     legal[STOP] = 1
     st[S_CTX] = cost
     k = ask(st, D_BANISH, legal, decide, sp, rng)
     if k == STOP:
+        log(ev, evn, EV_BANISH, c, t, cost, -2, 0, 0, 0)
         return
     pay(st, c, k, cost)
     if brawled:

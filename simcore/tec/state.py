@@ -276,9 +276,9 @@ A_ABILITY = 15
 A_END = 16
 N_ACTIONS = 17
 LEGAL_SIZE = 32
-ACTION_NAMES = tuple(f"move to {t}" for t in range(N_TOWNS)) + (
+ACTION_NAMES = tuple(f"move to town {t}" for t in range(N_TOWNS)) + (
     "collect", "banish", "town action", "translate") + tuple(
-    f"seal portal {q}" for q in range(N_PORTALS)) + ("ability", "end turn")
+    f"seal portal {q + 1}" for q in range(N_PORTALS)) + ("ability", "end turn")
 
 # ---- outcomes and the record -------------------------------------------------------------
 OUTCOMES = ("win", "strength", "madness", "cap")

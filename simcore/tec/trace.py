@@ -115,8 +115,12 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
         elif code == S.EV_REROLL:
             lines.append(f"    rerolls (mask {a}): now {[b, c, d]}.")
         elif code == S.EV_BANISH:
-            if d < 0:
+            if d == -1:
                 lines.append(f"    the banishment costs {c} tentacle(s).")
+            elif d == -2:
+                lines.append(f"    {who(a)} chooses not to pay: no Shambler is banished.")
+            elif d == -3:
+                lines.append(f"    {who(a)} cannot pay: no Shambler is banished.")
             else:
                 lines.append(f"    banishes a {S.COLOUR_NAMES[d]} Shambler at {town(b)} and "
                              f"clears {f} {KINDS[d]} tentacle(s) to the Discard mat.")
