@@ -307,3 +307,51 @@ def rng_exponential_v(st, mean):
     """``rng_exponential`` on a state value: (x, new state)."""
     u, st = rng_uniform_v(st)
     return -mean * math.log(1.0 - u), st
+
+
+# ---- sine and cosine of an angle in [0, 2 pi], without a call into the C library ------------
+# fdlibm's kernels (|error| < 1 ulp) after one Cody-Waite step of its argument reduction.  No
+# branch depends on the angle, so a mispredicted branch never waits for it.
+_INVPIO2 = 6.36619772367581382433e-01
+_PIO2_1 = 1.57079632673412561417e+00  # first 33 bits of pi/2
+_PIO2_1T = 6.07710050650619224932e-11  # pi/2 - _PIO2_1
+_S1 = -1.66666666666666324348e-01
+_S2 = 8.33333333332248946124e-03
+_S3 = -1.98412698298579493134e-04
+_S4 = 2.75573137070700676789e-06
+_S5 = -2.50507602534068634195e-08
+_S6 = 1.58969099521155010221e-10
+_C1 = 4.16666666666666019037e-02
+_C2 = -1.38888888888741095749e-03
+_C3 = 2.48015872894767294178e-05
+_C4 = -2.75573143513906633035e-07
+_C5 = 2.08757232129817482790e-09
+_C6 = -1.13596475577881948265e-11
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def sincos_turn(x):
+    """(sin x, cos x) for 0 <= x <= 2 pi (a full turn), to within about one ulp."""
+    n = np.int64(x * _INVPIO2 + 0.5)
+    fn = float(n)
+    r = x - fn * _PIO2_1
+    w = fn * _PIO2_1T
+    y0 = r - w  # x - n pi/2 = y0 + y1, |y0| <= pi/4
+    y1 = (r - y0) - w
+    z = y0 * y0
+    v = z * y0
+    rs = _S2 + z * (_S3 + z * (_S4 + z * (_S5 + z * _S6)))
+    ks = y0 - ((z * (0.5 * y1 - v * rs) - y1) - v * _S1)
+    rc = z * (_C1 + z * (_C2 + z * (_C3 + z * (_C4 + z * (_C5 + z * _C6)))))
+    # cos y0 = (1 - qx) - ((z/2 - qx) - (z rc - y0 y1)), qx chosen for accuracy (fdlibm)
+    ay = abs(y0)
+    qx = 0.0
+    if ay >= 0.3:
+        qx = 0.28125 if ay > 0.78125 else 0.25 * ay
+    kc = (1.0 - qx) - ((0.5 * z - qx) - (z * rc - y0 * y1))
+    q = n & 3
+    s = kc if q & 1 else ks
+    c = ks if q & 1 else kc
+    s = -s if q & 2 else s
+    c = -c if (q + 1) & 2 else c
+    return s, c

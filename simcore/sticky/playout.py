@@ -164,7 +164,7 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
             target = creature_index(kind, colour, ip)
             n_nbr = find_neighbours(px, py, target, nbr, False, fp, ip)
         s = roller
-        for k in range(players):
+        for _k in range(players):
             cursed = NO_CURSE
             if curses_on and curse_of[s] != NO_CURSE and tokens[s] > 0 and ignoring[s] == 0:
                 cursed = curse_of[s]
@@ -177,15 +177,22 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                 st = rng_load(rng)
             t0, st = first_throw_time_v(st, s, s == roller, cursed, skill, curse, fp)
             start_t[s] = t0
-            # insertion sort by start time (ties keep the order from the roller)
-            j = k
-            while j > 0 and start_t[order[j - 1]] > t0:
-                order[j] = order[j - 1]
-                j -= 1
-            order[j] = s
             s += 1
             if s == players:
                 s = 0
+        # order the seats by start time, ties in order from the roller (a stable sort), by
+        # counting for each seat those that go before it: no branch on the times
+        for k in range(players):
+            s = roller + k
+            s -= players if s >= players else 0
+            tk = start_t[s]
+            rank = 0
+            for k2 in range(players):
+                s2 = roller + k2
+                s2 -= players if s2 >= players else 0
+                t2 = start_t[s2]
+                rank += (t2 < tk) | ((t2 == tk) & (k2 < k))
+            order[rank] = s
         best = INF
         winner = -1
         result = RACE_LOST

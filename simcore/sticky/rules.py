@@ -22,6 +22,7 @@ from simcore.kernels import (
     rng_save,
     rng_uniform,
     rng_uniform_v,
+    sincos_turn,
 )
 from simcore.sticky.state import (
     A_DETACH,
@@ -409,20 +410,32 @@ def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_h
             # radius by inversion of its law: below the reach on a hit, beyond it on a miss
             r = math.sqrt(-two_var * math.log(1.0 - u))
             v, st = rng_uniform_v(st)
-            theta = 2.0 * math.pi * v
-            lx = tx + r * math.cos(theta)
-            ly = ty + r * math.sin(theta)
-            for q in range(n_nbr):
-                j = nbr[q]
-                dx = px[j] - lx
-                dy = py[j] - ly
-                if dx * dx + dy * dy <= reach2:
-                    if j < n_inv_tokens:
-                        n_inv += 1
-                    elif caught < 0 and any_kind >= 0 and kind_of(j, ip) == any_kind:
-                        caught = j  # special face: another Creature of the kind counts
-                    else:
-                        n_oth += 1
+            sn, cs = sincos_turn(2.0 * math.pi * v)
+            lx = tx + r * cs
+            ly = ty + r * sn
+            if any_kind >= 0:
+                for q in range(n_nbr):
+                    j = nbr[q]
+                    dx = px[j] - lx
+                    dy = py[j] - ly
+                    if dx * dx + dy * dy <= reach2:
+                        if j < n_inv_tokens:
+                            n_inv += 1
+                        elif caught < 0 and kind_of(j, ip) == any_kind:
+                            caught = j  # special face: another Creature of the kind counts
+                        else:
+                            n_oth += 1
+            else:
+                # counted without branches: no branch waits for the landing point, so its
+                # long computation (log, sqrt, sin, cos) stays off the critical path
+                for q in range(n_nbr):
+                    j = nbr[q]
+                    dx = px[j] - lx
+                    dy = py[j] - ly
+                    inside = dx * dx + dy * dy <= reach2
+                    inv = j < n_inv_tokens
+                    n_inv += inside & inv
+                    n_oth += inside & (not inv)
         log(ev, evn, EV_THROW, seat, int(t * 1000.0), 1 if caught >= 0 else 0, n_oth, n_inv,
             target, 0)
         if caught >= 0:
