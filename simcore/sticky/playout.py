@@ -94,15 +94,16 @@ def new_workspace(n_curses):
     order = np.zeros(MAX_SEATS, dtype=np.int64)
     cursed_now = np.zeros(MAX_SEATS, dtype=np.int64)
     aim_at = np.zeros(MAX_SEATS, dtype=np.int64)
+    start_k = np.zeros(MAX_SEATS, dtype=np.float64)
     return (px, py, nbr, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
-            start_t, order, cursed_now, aim_at)
+            start_t, order, cursed_now, aim_at, start_k)
 
 
 @njit(cache=True, _nrt=False)
 def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
     """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout)."""
     (px, py, nbr, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
-     start_t, order, cursed_now, aim_at) = ws
+     start_t, order, cursed_now, aim_at, start_k) = ws
     counters[0] = 0
     counters[1] = 0
     players = ip[I_PLAYERS]
@@ -164,7 +165,7 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
             target = creature_index(kind, colour, ip)
             n_nbr = find_neighbours(px, py, target, nbr, False, fp, ip)
         s = roller
-        for _k in range(players):
+        for k in range(players):
             cursed = NO_CURSE
             if curses_on and curse_of[s] != NO_CURSE and tokens[s] > 0 and ignoring[s] == 0:
                 cursed = curse_of[s]
@@ -177,22 +178,20 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                 st = rng_load(rng)
             t0, st = first_throw_time_v(st, s, s == roller, cursed, skill, curse, fp)
             start_t[s] = t0
+            start_k[k] = t0  # by position from the roller
             s += 1
             if s == players:
                 s = 0
         # order the seats by start time, ties in order from the roller (a stable sort), by
         # counting for each seat those that go before it: no branch on the times
         for k in range(players):
-            s = roller + k
-            s -= players if s >= players else 0
-            tk = start_t[s]
+            tk = start_k[k]
             rank = 0
             for k2 in range(players):
-                s2 = roller + k2
-                s2 -= players if s2 >= players else 0
-                t2 = start_t[s2]
+                t2 = start_k[k2]
                 rank += (t2 < tk) | ((t2 == tk) & (k2 < k))
-            order[rank] = s
+            s = roller + k
+            order[rank] = s - players if s >= players else s
         best = INF
         winner = -1
         result = RACE_LOST
