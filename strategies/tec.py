@@ -373,6 +373,17 @@ def action_value(st, a, c, params, need):
     return 0.0
 
 
+# How much the heuristic values each town action when choosing a Town card's side (TA_*
+# order): from paired sweeps with every side fixed, purge (Madness back toward the bag, where
+# it dilutes the Eldritch tentacles) and gather helped most, barricade and recruit least.
+SIDE_PREFERENCE = (2.0, 1.0, 5.0, 3.0, 2.0, 3.0, 0.0, 4.0, 3.0, 1.0)
+
+
+@njit(cache=True, _nrt=False)
+def side_value(action, madness_track, shambler_track):
+    return SIDE_PREFERENCE[action] + 0.1 * (madness_track + shambler_track)
+
+
 @njit(cache=True, _nrt=False)
 def heuristic(st, legal, params, rng):
     """A sensible team plan: get away from the Great Old One, collect what revealed pages need,
@@ -501,8 +512,8 @@ def heuristic(st, legal, params, rng):
                 best = k
         return best
     if kind == D_TOWN_SIDE:
-        v0 = 2.0 * st[S_CTX + 3] + st[S_CTX + 4]
-        v1 = 2.0 * st[S_CTX + 6] + st[S_CTX + 7]
+        v0 = side_value(st[S_CTX + 2], st[S_CTX + 3], st[S_CTX + 4])
+        v1 = side_value(st[S_CTX + 5], st[S_CTX + 6], st[S_CTX + 7])
         return 0 if v0 >= v1 else 1
     if kind == D_VENT:
         best = -1
