@@ -120,28 +120,28 @@ def nearest_d2(px, py, n, x, y):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def n_overlapping(px, py, n, x, y, min_d2):
-    """How many of tokens 0..n-1 have their centre closer than sqrt(min_d2) to (x, y).  A count
-    rather than a minimum: the loop vectorises without fastmath (numba inlines a callee into
-    its caller's flags), and count == 0 exactly when the nearest squared distance >= min_d2."""
-    c = 0
+def overlaps_any(px, py, n, x, y, min_d2):
+    """Is the centre of any of tokens 0..n-1 closer than sqrt(min_d2) to (x, y)?  An "or" of
+    the comparisons rather than a minimum of the distances: the loop vectorises without
+    fastmath (numba inlines a callee into its caller's flags), and the answer is True exactly
+    when the nearest squared distance is below min_d2."""
+    c = False
     for j in range(n):
         dx = px[j] - x
         dy = py[j] - y
-        c += dx * dx + dy * dy < min_d2
+        c |= dx * dx + dy * dy < min_d2
     return c
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def free_spot(st, px, py, n_check, sx, sy, ex, ey, x_lo, x_hi, fp, ip):
-    """A random spot in [x_lo, x_hi) x depth overlapping no token: not tokens 0..n_check-1
-    except the one at (sx, sy) (OFF: none), nor one more token at (ex, ey) (OFF: none).  After
-    ``placement_tries`` failures the last spot tried is used.  Returns (x, y, rng state).
+def free_spot(st, px, py, n_check, ex, ey, x_lo, x_hi, fp, ip):
+    """A random spot in [x_lo, x_hi) x depth overlapping none of tokens 0..n_check-1 nor one
+    more token at (ex, ey) (OFF: none); after ``placement_tries`` failures the last spot tried
+    is used.  Returns (x, y, rng state).
 
-    The skipped and the extra token keep the vector loads away from array entries written
-    just before (a store followed at once by a wider load of it stalls until the store
-    retires): the caller checks a token it has just placed through (ex, ey), and moves a
-    token without first lifting it off the arrays."""
+    The extra token keeps the vector loads away from an array entry written just before (a
+    store followed at once by a wider load of it stalls until the store retires): the caller
+    checks the token it has just placed through (ex, ey)."""
     r = fp[F_TOKEN_R]
     min_d2 = 4.0 * r * r
     y_span = max(fp[F_DEPTH] - 2.0 * r, 0.0)
@@ -153,13 +153,9 @@ def free_spot(st, px, py, n_check, sx, sy, ex, ey, x_lo, x_hi, fp, ip):
         x = x_lo + r + u * x_span
         u, st = rng_uniform_v(st)
         y = r + u * y_span
-        dx = sx - x
-        dy = sy - y
-        skipped = dx * dx + dy * dy < min_d2
         dx = ex - x
         dy = ey - y
-        extra = dx * dx + dy * dy < min_d2
-        if n_overlapping(px, py, n_check, x, y, min_d2) + extra == skipped:
+        if not (overlaps_any(px, py, n_check, x, y, min_d2) | (dx * dx + dy * dy < min_d2)):
             break
     return x, y, st
 
@@ -167,8 +163,9 @@ def free_spot(st, px, py, n_check, sx, sy, ex, ey, x_lo, x_hi, fp, ip):
 @njit(cache=True, _nrt=False, inline="always")
 def place_token_v(st, px, py, idx, fp, ip):
     """STK-T-9: put token ``idx`` back on the table at a fresh spot touching no other."""
-    x, y, st = free_spot(st, px, py, n_tokens(ip), px[idx], py[idx], OFF, OFF, 0.0,
-                         fp[F_WIDTH], fp, ip)
+    px[idx] = OFF  # lifted off the table while a spot is sought
+    py[idx] = OFF
+    x, y, st = free_spot(st, px, py, n_tokens(ip), OFF, OFF, 0.0, fp[F_WIDTH], fp, ip)
     px[idx] = x
     py[idx] = y
     return st
@@ -195,12 +192,12 @@ def setup_table_v(st, px, py, fp, ip):
     for j in range(n_inv):
         px[max(j - 1, 0)] = x
         py[max(j - 1, 0)] = y
-        x, y, st = free_spot(st, px, py, max(j - 1, 0), OFF, OFF, x, y, j * strip,
-                             (j + 1) * strip, fp, ip)
+        x, y, st = free_spot(st, px, py, max(j - 1, 0), x, y, j * strip, (j + 1) * strip,
+                             fp, ip)
     for j in range(n_inv, n_inv + n_cre):
         px[max(j - 1, 0)] = x
         py[max(j - 1, 0)] = y
-        x, y, st = free_spot(st, px, py, max(j - 1, 0), OFF, OFF, x, y, 0.0, width, fp, ip)
+        x, y, st = free_spot(st, px, py, max(j - 1, 0), x, y, 0.0, width, fp, ip)
     n = n_inv + n_cre
     if n > 0:
         px[n - 1] = x
