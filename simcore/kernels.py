@@ -11,7 +11,11 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from simcore import log_data
 
 RNG_WORDS = 4
 
@@ -302,11 +306,6 @@ def rng_int_v(st, n):
     return np.int64(m >> _U32), st
 
 
-@njit(cache=True, _nrt=False)
-def rng_exponential_v(st, mean):
-    """``rng_exponential`` on a state value: (x, new state)."""
-    u, st = rng_uniform_v(st)
-    return -mean * math.log(1.0 - u), st
 
 
 # ---- sine and cosine of an angle in [0, 2 pi], without a call into the C library ------------
@@ -355,3 +354,84 @@ def sincos_turn(x):
     s = -s if q & 2 else s
     c = -c if (q + 1) & 2 else c
     return s, c
+
+
+# ---- the C library's natural logarithm, mostly inline --------------------------------------
+@intrinsic
+def fma(typingctx, a, b, c):
+    """a * b + c rounded once (llvm.fma: one instruction where the CPU has FMA)."""
+    sig = types.float64(types.float64, types.float64, types.float64)
+
+    def codegen(context, builder, signature, args):
+        d = ir.DoubleType()
+        fn = builder.module.declare_intrinsic("llvm.fma", [d], ir.FunctionType(d, [d, d, d]))
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def float_bits(typingctx, x):
+    """The bit pattern of a float64, as a uint64."""
+    sig = types.uint64(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def bits_float(typingctx, b):
+    """The float64 with bit pattern ``b`` (a uint64)."""
+    sig = types.float64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return sig, codegen
+
+
+_LOG_TAB = log_data.as_floats(log_data.TAB_BITS)
+_LN2HI = float(log_data.as_floats((log_data.LN2HI_BITS,))[0])
+_LN2LO = float(log_data.as_floats((log_data.LN2LO_BITS,))[0])
+_A0, _A1, _A2, _A3, _A4 = (float(v) for v in log_data.as_floats(log_data.POLY_BITS))
+_LOG_OFF = np.uint64(0x3FE6000000000000)
+_LOG_NEAR_LO = np.uint64(0x3FEE000000000000)  # 1 - 2^-4
+_LOG_NEAR_SPAN = np.uint64(0x3FF1090000000000 - 0x3FEE000000000000)  # to 1 + 0x1.09p-4
+_EXP_MASK = np.uint64(0xFFF0000000000000)
+_U44 = np.uint64(44)
+_U48 = np.uint64(48)
+_U0XFE = np.uint64(0xFE)
+_U0X10 = np.uint64(0x10)
+_U0X7FE0 = np.uint64(0x7FE0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def log_libm(x):
+    """math.log(x), bit for bit what glibc (2.28 and later) returns on a CPU with FMA.  Its
+    table formula, used for x outside [1 - 2^-4, 1 + 0x1.09p-4], is evaluated inline with
+    the same constants and the same fused multiply-adds; close to 1, and for zero, negative,
+    subnormal, infinite or nan x, the C library is called."""
+    ix = float_bits(x)
+    if (ix - _LOG_NEAR_LO < _LOG_NEAR_SPAN) | ((ix >> _U48) - _U0X10 >= _U0X7FE0):
+        return math.log(x)
+    # x = 2^k z, z in [0x1.6p-1, 0x1.6p0); log(x) = k ln 2 + log(c) + log1p(z / c - 1)
+    tmp = ix - _LOG_OFF
+    i = (tmp >> _U44) & _U0XFE  # 2 * subinterval
+    kd = float(np.int64(tmp) >> 52)
+    z = bits_float(ix - (tmp & _EXP_MASK))
+    w = fma(kd, _LN2HI, _LOG_TAB[i + np.uint64(1)])
+    r = fma(z, _LOG_TAB[i], -1.0)
+    hi = r + w
+    lo = fma(kd, _LN2LO, (w - hi) + r)
+    r2 = r * r
+    p = fma(fma(r, _A4, _A3), r2, fma(r, _A2, _A1))
+    return fma(r * r2, p, fma(r2, _A0, lo)) + hi
+
+
+@njit(cache=True, _nrt=False)
+def rng_exponential_v(st, mean):
+    """``rng_exponential`` on a state value: (x, new state); the same numbers."""
+    u, st = rng_uniform_v(st)
+    return -mean * log_libm(1.0 - u), st

@@ -16,6 +16,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore.kernels import (
     log_event,
+    log_libm,
     rng_exponential_v,
     rng_int_v,
     rng_load,
@@ -405,7 +406,7 @@ def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_h
         n_oth = 0
         if (hit and n_nbr > 0) or any_kind >= 0:
             # radius by inversion of its law: below the reach on a hit, beyond it on a miss
-            r = math.sqrt(-two_var * math.log(1.0 - u))
+            r = math.sqrt(-two_var * log_libm(1.0 - u))
             v, st = rng_uniform_v(st)
             sn, cs = sincos_turn(2.0 * math.pi * v)
             lx = tx + r * cs
