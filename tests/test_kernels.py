@@ -16,17 +16,25 @@ from scipy import stats
 from simcore.kernels import (
     RNG_WORDS,
     bag_draw,
+    log_libm,
     max_of_dice,
     new_rng,
     rng_bernoulli,
     rng_exponential,
+    rng_exponential_v,
     rng_int,
+    rng_int_v,
+    rng_load,
     rng_next,
+    rng_next_v,
     rng_normal_pair,
+    rng_save,
     rng_seed,
     rng_uniform,
+    rng_uniform_v,
     roll_die,
     shuffle,
+    sincos_turn,
     spin,
     spin_uniform,
     table_lookup,
@@ -417,3 +425,97 @@ def test_max_of_dice_with_repeated_faces_and_no_dice():
     probs = np.diff(np.concatenate([[0.0], cdf]))
     assert chi2_pvalue(np.bincount(x, minlength=3), probs) > ALPHA
     assert max_of_dice(new_rng(59, 1), faces, 0) == 0
+
+
+# ---- the value-state generator and the inline math -----------------------------------------
+@njit(cache=True)
+def value_and_array_draws(seed, n):
+    """The same draws through the array kernels and through the value-state kernels."""
+    a = np.empty(4, dtype=np.uint64)
+    b = np.empty(4, dtype=np.uint64)
+    rng_seed(a, seed, 3)
+    rng_seed(b, seed, 3)
+    st = rng_load(b)
+    same = True
+    for i in range(n):
+        k = i % 4
+        if k == 0:
+            x, st = rng_next_v(st)
+            same &= x == rng_next(a)
+        elif k == 1:
+            u, st = rng_uniform_v(st)
+            same &= u == rng_uniform(a)
+        elif k == 2:
+            j, st = rng_int_v(st, 1 + i % 37)
+            same &= j == rng_int(a, 1 + i % 37)
+        else:
+            e, st = rng_exponential_v(st, 1.7)
+            same &= e == rng_exponential(a, 1.7)
+    rng_save(b, st)
+    return same and a[0] == b[0] and a[1] == b[1] and a[2] == b[2] and a[3] == b[3]
+
+
+def test_value_state_kernels_draw_exactly_what_the_array_kernels_draw():
+    for seed in (0, 1, 12345):
+        assert value_and_array_draws(seed, 40_000)
+
+
+@njit(cache=True)
+def log_mismatches(seed, n):
+    """How many of n arguments (1 - u, the whole positive range, and near 1) give a log_libm
+    different from math.log (the C library)."""
+    st = rng_load(new_rng_state(seed))
+    bad = 0
+    for i in range(n):
+        x, st = rng_next_v(st)
+        u = float(x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+        k = i % 3
+        if k == 0:
+            v = 1.0 - u
+        elif k == 1:
+            v = math.exp(1400.0 * u - 745.0)  # about 2^-1075 .. 2^945: subnormals too
+        else:
+            v = 0.9 + 0.2 * u
+        a = log_libm(v)
+        b = math.log(v)
+        bad += a != b
+    return bad
+
+
+@njit(cache=True)
+def new_rng_state(seed):
+    state = np.empty(4, dtype=np.uint64)
+    rng_seed(state, seed, 0)
+    return state
+
+
+def test_log_libm_is_the_c_library_log_bit_for_bit():
+    assert log_mismatches(5, 3_000_000) == 0
+    for x in (1.0, 0.5, 2.0, 1e-300, 5e-324, 1.0 - 2.0**-53, 0.9375, 1.0 + 0x109 / 2**12, 1e300,
+              float("inf")):
+        assert log_libm(x) == math.log(x)
+    assert log_libm(0.0) == -math.inf
+    assert math.isnan(log_libm(-1.0)) and math.isnan(log_libm(math.nan))
+
+
+@njit(cache=True)
+def sincos_worst_error(n):
+    """The largest error of sincos_turn against the C library over n + 1 angles of a turn, in
+    units of the larger of one ulp of the library's value and 1e-24 (near the zeros of sin and
+    cos, where one ulp is tiny, the error is absolute)."""
+    worst = 0.0
+    for i in range(n + 1):
+        x = 2.0 * math.pi * i / n
+        s, c = sincos_turn(x)
+        es = abs(s - math.sin(x)) / max(np.spacing(abs(math.sin(x))), 1e-24)
+        ec = abs(c - math.cos(x)) / max(np.spacing(abs(math.cos(x))), 1e-24)
+        worst = max(worst, es, ec)
+    return worst
+
+
+def test_sincos_turn_within_one_ulp_of_the_c_library():
+    assert sincos_worst_error(2_000_000) <= 1.0
+    for x in (0.0, math.pi / 4, math.pi / 2, math.pi, 1.5 * math.pi, 2.0 * math.pi):
+        s, c = sincos_turn(x)
+        assert abs(s - math.sin(x)) <= 1e-24 + 2e-16 * abs(math.sin(x))
+        assert abs(c - math.cos(x)) <= 1e-24 + 2e-16 * abs(math.cos(x))

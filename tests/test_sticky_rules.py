@@ -38,6 +38,7 @@ from simcore.sticky.rules import (
     roll_dice,
     setup_table,
     shake_off,
+    stuck_tokens,
 )
 from simcore.sticky.state import (
     A_DETACH,
@@ -530,6 +531,27 @@ def test_STK_T_6_investigator_without_the_target_costs_nothing(sticky):
                 assert out.events[k + 1][0] == EV_THROW  # no shake, no detach: throw again
         assert out.result in (RACE_SCORED, RACE_LOST)
     assert inv_only > 10
+
+
+def test_STK_T_6_tokens_at_the_edge_of_the_reach_are_flagged_for_the_library_sin_cos(sticky):
+    """STK-T-6 (which tokens a throw picks up): a token whose squared distance from the landing
+    point lies within the guard band of the reach is flagged, and the throw's landing point is
+    then computed again with the C library's sin and cos (the inline ones may differ from them
+    in the last bit), so what sticks is exactly what the library gives."""
+    p = configure(sticky).params
+    reach = float(p.fp[F_REACH] + p.fp[F_TOKEN_R])
+    b = Board(p)
+    nbr = np.array([0, 7], dtype=np.int64)
+    b.put(7, 10.0, 14.0)  # a Creature well beyond the reach
+    b.put(0, 10.0 + reach, 10.0)  # an Investigator exactly at the reach: sticks, flagged
+    assert stuck_tokens(b.px, b.py, nbr, 2, 10.0, 10.0, reach * reach, 9, -1, p.ip) == (
+        1, 0, 9, True)
+    b.put(0, 10.0 + reach + 1e-6, 10.0)  # just beyond it: does not stick, not flagged
+    assert stuck_tokens(b.px, b.py, nbr, 2, 10.0, 10.0, reach * reach, 9, -1, p.ip) == (
+        0, 0, 9, False)
+    b.put(0, 10.0 + reach - 1e-6, 10.0)  # just within it
+    assert stuck_tokens(b.px, b.py, nbr, 2, 10.0, 10.0, reach * reach, 9, -1, p.ip) == (
+        1, 0, 9, False)
 
 
 def test_STK_T_7_turn_goes_on_until_someone_puts_the_creature_back(sticky):

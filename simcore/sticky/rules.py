@@ -380,6 +380,56 @@ def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, n_inv, n_oth
 
 
 # ---- throws ----------------------------------------------------------------------------
+# Landing points are computed with kernels.sincos_turn (inline, within one ulp of the C
+# library's sin and cos).  A last-bit difference moves a landing point by a few ulps of its
+# coordinates and a squared distance d2 by about 1e-15 (1 + d2 + reach^2) at most, so it can
+# change whether a token sticks only when |d2 - reach^2| < REACH_GUARD (1 + d2 + reach^2): then
+# (practically never) the landing point is computed again with the library's sin and cos, so
+# every record is exactly what the library alone gives.
+REACH_GUARD = 1e-10
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def stuck_tokens(px, py, nbr, n_nbr, lx, ly, reach2, caught, any_kind, ip):
+    """Which of the tokens nbr[:n_nbr] a throw landing at (lx, ly) picks up (their edge within
+    the reach): (investigators, other creatures, token caught, close) where the token caught
+    is ``caught`` or, on the special face (``any_kind`` >= 0) and when ``caught`` < 0, the
+    first Creature of that kind picked up; ``close`` says whether a token is within
+    REACH_GUARD of the reach."""
+    n_inv_tokens = ip[I_INVESTIGATORS]
+    n_inv = 0
+    n_oth = 0
+    close = False
+    if any_kind >= 0:
+        for q in range(n_nbr):
+            j = nbr[q]
+            dx = px[j] - lx
+            dy = py[j] - ly
+            d2 = dx * dx + dy * dy
+            close |= abs(d2 - reach2) < REACH_GUARD * (1.0 + d2 + reach2)
+            if d2 <= reach2:
+                if j < n_inv_tokens:
+                    n_inv += 1
+                elif caught < 0 and kind_of(j, ip) == any_kind:
+                    caught = j  # special face: another Creature of the kind counts
+                else:
+                    n_oth += 1
+    else:
+        # counted without branches: no branch waits for the landing point, so its long
+        # computation (log, sqrt, sin, cos) stays off the critical path
+        for q in range(n_nbr):
+            j = nbr[q]
+            dx = px[j] - lx
+            dy = py[j] - ly
+            d2 = dx * dx + dy * dy
+            close |= abs(d2 - reach2) < REACH_GUARD * (1.0 + d2 + reach2)
+            inside = d2 <= reach2
+            inv = j < n_inv_tokens
+            n_inv += inside & inv
+            n_oth += inside & (not inv)
+    return n_inv, n_oth, caught, close
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var,
                     reach2, rethrow, max_throws, ev, evn, ip):
@@ -393,7 +443,6 @@ def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_h
     Returns (time, hit, throws used, investigators stuck, other creatures stuck, token hit,
     rng state).
     """
-    n_inv_tokens = ip[I_INVESTIGATORS]
     tx = px[target]
     ty = py[target]
     for k in range(max_throws):
@@ -408,32 +457,18 @@ def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_h
             # radius by inversion of its law: below the reach on a hit, beyond it on a miss
             r = math.sqrt(-two_var * log_libm(1.0 - u))
             v, st = rng_uniform_v(st)
-            sn, cs = sincos_turn(2.0 * math.pi * v)
-            lx = tx + r * cs
-            ly = ty + r * sn
-            if any_kind >= 0:
-                for q in range(n_nbr):
-                    j = nbr[q]
-                    dx = px[j] - lx
-                    dy = py[j] - ly
-                    if dx * dx + dy * dy <= reach2:
-                        if j < n_inv_tokens:
-                            n_inv += 1
-                        elif caught < 0 and kind_of(j, ip) == any_kind:
-                            caught = j  # special face: another Creature of the kind counts
-                        else:
-                            n_oth += 1
-            else:
-                # counted without branches: no branch waits for the landing point, so its
-                # long computation (log, sqrt, sin, cos) stays off the critical path
-                for q in range(n_nbr):
-                    j = nbr[q]
-                    dx = px[j] - lx
-                    dy = py[j] - ly
-                    inside = dx * dx + dy * dy <= reach2
-                    inv = j < n_inv_tokens
-                    n_inv += inside & inv
-                    n_oth += inside & (not inv)
+            theta = 2.0 * math.pi * v
+            sn, cs = sincos_turn(theta)
+            n_inv, n_oth, caught2, close = stuck_tokens(
+                px, py, nbr, n_nbr, tx + r * cs, ty + r * sn, reach2, caught, any_kind, ip)
+            if close:
+                # sincos_turn may differ from the C library's sin and cos in the last bit;
+                # that can matter only for a token this close to the reach, which
+                # practically never happens: then take the library's values
+                n_inv, n_oth, caught2, close = stuck_tokens(
+                    px, py, nbr, n_nbr, tx + r * math.cos(theta), ty + r * math.sin(theta),
+                    reach2, caught, any_kind, ip)
+            caught = caught2
         log(ev, evn, EV_THROW, seat, int(t * 1000.0), 1 if caught >= 0 else 0, n_oth, n_inv,
             target, 0)
         if caught >= 0:
