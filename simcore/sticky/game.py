@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -14,6 +15,7 @@ from simcore.sticky import state as S
 from simcore.sticky.loader import StickyParams, compile_params
 
 TRACE_ROWS = 200_000
+PARALLEL_CHUNKS = 8  # prange iterations (of playout.CHUNK playouts) a thread takes at a time
 
 
 class Sticky(Game):
@@ -37,8 +39,11 @@ class Sticky(Game):
 
         p = config.params
         out = np.zeros((count, S.R_SIZE), dtype=np.int64)
-        run_batch(p.fp, p.ip, p.skill, p.curse, p.phit, config.strategy.fn, config.strategy.values,
-                  int(seed), int(start), out)
+        # threads take blocks of playouts as they free up (rather than equal shares decided
+        # in advance), so a thread slowed by other work on its core does not hold up the batch
+        with numba.parallel_chunksize(PARALLEL_CHUNKS):
+            run_batch(p.fp, p.ip, p.skill, p.curse, p.phit, config.strategy.fn,
+                      config.strategy.values, int(seed), int(start), out)
         return out
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
