@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from simcore.game import DEFAULT_BATCH
 from simcore.registry import game_names, get_game
 from simcore.rules_data import RulesError
 
@@ -181,7 +182,7 @@ def bench(
                 elapsed = time.perf_counter() - t0
                 if elapsed >= seconds:
                     break
-                n = min(n * 2, 1 << 20)
+                n = min(n * 2, DEFAULT_BATCH)  # the batch size real runs use
             per_strategy[sname] = done / elapsed
             if not json_out:
                 typer.echo(f"{g.name:8s} {sname:12s} {done / elapsed:14,.0f} playouts/s "

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -15,6 +16,7 @@ from simcore.tec import state as S
 from simcore.tec.loader import TecParams, compile_params
 
 TRACE_ROWS = 500_000
+PARALLEL_CHUNKS = 4  # prange iterations (of playout.CHUNK playouts) a thread takes at a time
 
 
 class TinyEpicCthulhu(Game):
@@ -41,7 +43,10 @@ class TinyEpicCthulhu(Game):
         from simcore.tec.playout import run_batch
 
         out = np.zeros((count, S.R_SIZE), dtype=np.int64)
-        run_batch(ip, config.strategy.fn, config.strategy.values, int(seed), int(start), out)
+        # threads take blocks of playouts as they free up (games differ in length), so one
+        # thread with long games or a busy core does not hold up the batch
+        with numba.parallel_chunksize(PARALLEL_CHUNKS):
+            run_batch(ip, config.strategy.fn, config.strategy.values, int(seed), int(start), out)
         return out
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
