@@ -63,6 +63,11 @@ class Game(ABC):
     def default_rules(self) -> RulesData:
         return RulesData.load(self.rules_file)
 
+    def load_rules(self, path: str | Path) -> RulesData:
+        """A user's rules data file, checked against the bundled one: the same keys, each of
+        the same kind (see :mod:`simcore.rules_data`)."""
+        return RulesData.load(path, reference=self.default_rules())
+
     def configure(
         self,
         overrides: Overrides = None,
@@ -73,7 +78,7 @@ class Game(ABC):
         from simcore.rules_data import parse_overrides
         from strategies import registry
 
-        rules = RulesData.load(rules_path) if rules_path else self.default_rules()
+        rules = self.load_rules(rules_path) if rules_path else self.default_rules()
         if rules.game != self.name:
             raise RulesError(f"{rules.path}: key 'meta.game': {rules.game!r} is not {self.name!r}")
         flat = parse_overrides(overrides)
@@ -81,7 +86,19 @@ class Game(ABC):
         rule_over = {k: v for k, v in flat.items() if not k.startswith("strategy.")}
         rules = rules.with_overrides(rule_over)
         strat = registry.get(self.name, strategy or self.default_strategy, strat_over)
-        params = self.compile_params(rules)
+        try:
+            params = self.compile_params(rules)
+        except RulesError:
+            raise
+        except (TypeError, ValueError, KeyError, IndexError) as exc:
+            # a value the file's own checks let through but the game cannot use
+            reason = exc.args[0] if isinstance(exc, KeyError) and exc.args else exc
+            over = ""
+            if rules.overridden:
+                over = " with overrides " + ", ".join(f"{k}={v}"
+                                                      for k, v in rules.overridden.items())
+            raise RulesError(f"{rules.path}: the rules data{over} cannot be used: "
+                             f"{type(exc).__name__}: {reason}") from exc
         return Config(self, rules, strat, params)
 
     @abstractmethod

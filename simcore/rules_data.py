@@ -13,12 +13,20 @@ value's key is its dotted path (``table.width_cm``).
 Overrides (from the CLI's ``--set key=value`` or from Python) are checked against the same
 bounds, so a bad value is reported with the file, the key and the allowed values instead of
 failing somewhere inside jitted code.
+
+A rules data file given by the user (``--rules PATH``, a sweep spec's ``rules =``) is loaded
+against the game's bundled file (``RulesData.load(path, reference=...)``): it must hold the same
+keys, each of the same kind (an int where a float is expected is taken as that float), and a
+bound, ``choices`` or list length it leaves out is the bundled one.  The one freedom is a new
+item in a collection (a group whose items all have the same keys, like Sticky's
+``[profiles.*]``): a new ``[profiles.mine]`` must give every key the others have.
 """
 
 from __future__ import annotations
 
 import copy
 import difflib
+import re
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -110,28 +118,42 @@ class RulesData:
 
     # ---- loading -------------------------------------------------------------------------
     @classmethod
-    def load(cls, path: str | Path) -> RulesData:
+    def load(cls, path: str | Path, reference: RulesData | None = None) -> RulesData:
+        """Read and check the file at ``path``; with ``reference`` (the game's bundled rules
+        data) also check that it holds the same keys, each of the same kind."""
         path = Path(path)
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise RulesError(f"{path}: rules data file not found") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise RulesError(f"{path}: rules data file cannot be read: {exc}") from None
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"{path}: not valid TOML: {exc}") from None
         meta = raw.pop("meta", {})
+        if not isinstance(meta, dict):
+            raise RulesError(f"{path}: key 'meta': not a table (give [meta] with game = ...)")
         game = meta.get("game")
         if not isinstance(game, str):
             raise RulesError(f"{path}: key 'meta.game': missing (the game's short name)")
+        if reference is not None and game != reference.game:
+            raise RulesError(f"{path}: key 'meta.game': {game!r} is not {reference.game!r} "
+                             f"(this rules data must be for {reference.game})")
         entries: dict[str, Entry] = {}
-        cls._walk(path, raw, "", entries)
+        shape = _Shape(reference) if reference is not None else None
+        cls._walk(path, raw, "", entries, shape)
+        if shape is not None:
+            shape.check_complete(path, entries)
         return cls(path, game, entries, meta)
 
     @classmethod
-    def _walk(cls, path: Path, node: dict, prefix: str, out: dict[str, Entry]) -> None:
+    def _walk(cls, path: Path, node: dict, prefix: str, out: dict[str, Entry],
+              shape: _Shape | None = None) -> None:
         for name, sub in node.items():
             key = f"{prefix}{name}"
             if _is_entry(sub):
-                out[key] = cls._make_entry(path, key, sub)
+                ref = shape.entry_for(path, key) if shape is not None else None
+                out[key] = cls._make_entry(path, key, sub, ref)
             elif (isinstance(sub, dict) and ("value" in sub or "source" in sub)
                   and not any(isinstance(v, dict) for v in sub.values())):
                 # an entry missing 'value' or 'source' (not a group of entries)
@@ -139,7 +161,7 @@ class RulesData:
                 allowed = f"; allowed: {', '.join(SOURCES)}" if missing == "source" else ""
                 raise RulesError(f"{path}: key '{key}': field '{missing}' is missing{allowed}")
             elif isinstance(sub, dict):
-                cls._walk(path, sub, key + ".", out)
+                cls._walk(path, sub, key + ".", out, shape)
             else:
                 raise RulesError(
                     f"{path}: key '{key}': every value must be a table "
@@ -147,7 +169,9 @@ class RulesData:
                 )
 
     @staticmethod
-    def _make_entry(path: Path, key: str, raw: dict) -> Entry:
+    def _make_entry(path: Path, key: str, raw: dict, ref: Entry | None = None) -> Entry:
+        """The entry ``raw`` of the file; with ``ref`` (the bundled entry) its kind is the
+        bundled one and the bounds, choices and lengths it leaves out are the bundled ones."""
         unknown = set(raw) - _ENTRY_FIELDS
         if unknown:
             raise RulesError(
@@ -155,7 +179,7 @@ class RulesData:
                 f"allowed: {sorted(_ENTRY_FIELDS)}"
             )
         source = raw["source"]
-        if source not in SOURCES:
+        if not isinstance(source, str) or source not in SOURCES:
             raise RulesError(
                 f"{path}: key '{key}': source {source!r} is not one of {', '.join(SOURCES)}"
             )
@@ -165,11 +189,18 @@ class RulesData:
                 f"{path}: key '{key}': a note is required (quote the rulebook, name the public "
                 "source, or say why the assumption is plausible)"
             )
+        reason = _check_fields(raw)
+        if reason:
+            raise RulesError(f"{path}: key '{key}': {reason}")
         value = raw["value"]
-        kind = _kind_of(value)
-        if kind is None:
-            raise RulesError(f"{path}: key '{key}': unsupported value {value!r}; allowed: a bool, "
-                             "int, float or string, or a list of items of one of those kinds")
+        if ref is not None:
+            kind = ref.kind
+        else:
+            kind = _kind_of(value)
+            if kind is None:
+                raise RulesError(f"{path}: key '{key}': unsupported value {value!r}; allowed: a "
+                                 "bool, int, float or string, or a list of items of one of "
+                                 "those kinds")
         choices = raw.get("choices")
         entry = Entry(
             key=key,
@@ -183,17 +214,30 @@ class RulesData:
             max_len=raw.get("max_len"),
             kind=kind,
         )
-        if kind.startswith("list"):
-            if entry.min_len is None:
-                entry.min_len = len(value)
-            if entry.max_len is None and raw.get("min_len") is None:
-                entry.max_len = len(value)
-        if kind == "list[int]" and isinstance(entry.min, float):
-            entry.kind = "list[float]"
+        if ref is not None:
+            for name in ("min", "max", "choices", "min_len", "max_len"):
+                if name not in raw:
+                    setattr(entry, name, getattr(ref, name))
+            if choices is not None and ref.choices is not None:
+                extra = [c for c in choices if c not in ref.choices]
+                if extra:
+                    raise RulesError(
+                        f"{path}: key '{key}': choices {', '.join(map(str, extra))} are not "
+                        f"ones the simulator knows; allowed: {', '.join(map(str, ref.choices))}")
+            value = _as_kind(kind, value)
+            entry.value = value
+        else:
+            if kind.startswith("list"):
+                if entry.min_len is None:
+                    entry.min_len = len(value)
+                if entry.max_len is None and raw.get("min_len") is None:
+                    entry.max_len = len(value)
+            if kind == "list[int]" and isinstance(entry.min, float):
+                entry.kind = "list[float]"
         err = check_value(entry, value)
         if err:
             raise RulesError(f"{path}: key '{key}': {err}")
-        if kind == "float":
+        if entry.kind == "float":
             entry.value = float(value)
         return entry
 
@@ -225,14 +269,51 @@ class RulesData:
         return counts
 
     def fail(self, key: str, reason: str) -> RulesError:
-        """An error about ``key`` for cross-field checks in a game's loader."""
-        where = "override" if key in self.overridden else str(self.path)
-        return RulesError(f"{where}: key '{key}': {reason}")
+        """An error about ``key`` for cross-field checks in a game's loader.  It blames the
+        override when ``key`` was overridden, else the file; an override named in ``reason``
+        (or, failing that, every override in effect) is mentioned, since it may be the cause."""
+        if key in self.overridden:
+            where = "override"
+        else:
+            where = str(self.path)
+        named = [k for k in self.overridden if k != key and _mentions(reason, k)]
+        if named:
+            many = "s" if len(named) > 1 else ""
+            tail = f" (with the override{many} {_fmt_overrides(self.overridden, named)})"
+        elif self.overridden and key not in self.overridden:
+            tail = f" (overrides in effect: {_fmt_overrides(self.overridden)})"
+        else:
+            tail = ""
+        return RulesError(f"{where}: key '{key}': {reason}{tail}")
 
     def _unknown(self, key: str) -> str:
         close = difflib.get_close_matches(key, list(self.entries), n=3, cutoff=0.5)
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         return f"{self.path}: unknown key '{key}'{hint} (run `cthulhu-sim games` to list keys)"
+
+    def _unknown_override(self, key: str) -> str:
+        close = difflib.get_close_matches(key, list(self.entries), n=3, cutoff=0.5)
+        if close:
+            hint = f"did you mean {', '.join(close)}?"
+        else:
+            hint = f"allowed keys: {self.key_summary()}"
+        return (f"override: key '{key}': unknown override key; {hint} (an override names a key "
+                f"of the {self.game} rules data, {self.path}; `cthulhu-sim games {self.game}` "
+                "lists every key with its allowed values)")
+
+    def key_summary(self) -> str:
+        """The top-level keys, and each group as ``group.*`` with its number of keys."""
+        parts: list[str] = []
+        groups: dict[str, int] = {}
+        for k in self.entries:
+            if "." in k:
+                g = k.split(".", 1)[0]
+                if g not in groups:
+                    parts.append(g)
+                groups[g] = groups.get(g, 0) + 1
+            else:
+                parts.append(k)
+        return ", ".join(f"{p}.* ({groups[p]} keys)" if p in groups else p for p in parts)
 
     # ---- overrides -----------------------------------------------------------------------
     def with_overrides(self, overrides: Mapping[str, Any] | Iterable[str] | None) -> RulesData:
@@ -242,11 +323,136 @@ class RulesData:
         for key, value in parse_overrides(overrides).items():
             entry = out.entries.get(key)
             if entry is None:
-                raise RulesError(self._unknown(key))
+                raise RulesError(self._unknown_override(key))
             value = coerce(entry, value)
             out.entries[key].value = value
             out.overridden[key] = value
         return out
+
+
+def _mentions(text: str, key: str) -> bool:
+    """Whether ``text`` names ``key`` (as a whole dotted key)."""
+    return re.search(rf"(?<![\w.]){re.escape(key)}(?![\w])", text) is not None
+
+
+def _fmt_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list | tuple):
+        return ",".join(_fmt_value(x) for x in v)
+    return str(v)
+
+
+def _fmt_overrides(overridden: Mapping[str, Any], keys: Iterable[str] | None = None) -> str:
+    keys = list(overridden) if keys is None else list(keys)
+    return ", ".join(f"{k}={_fmt_value(overridden[k])}" for k in keys)
+
+
+def _is_number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
+def _check_fields(raw: dict) -> str | None:
+    """The reason an entry's bounds, choices or lengths are malformed, or None."""
+    for name in ("min", "max"):
+        if name in raw and not _is_number(raw[name]):
+            return f"field '{name}': {raw[name]!r} is not a number"
+    if "choices" in raw:
+        ch = raw["choices"]
+        if (not isinstance(ch, list) or not ch
+                or not all(isinstance(c, str | int | float) for c in ch)):
+            return f"field 'choices': {ch!r} is not a list of allowed values"
+    for name in ("min_len", "max_len"):
+        if name in raw:
+            v = raw[name]
+            if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+                return f"field '{name}': {v!r} is not a non-negative integer"
+    return None
+
+
+def _as_kind(kind: str, v: Any) -> Any:
+    """``v`` with ints taken as floats where ``kind`` expects floats (nothing else changes)."""
+    if kind == "float" and _is_number(v):
+        return float(v)
+    if kind == "list[float]" and isinstance(v, list):
+        return [float(x) if _is_number(x) else x for x in v]
+    return v
+
+
+class _Shape:
+    """The keys of a game's bundled rules data, against which a user's file is checked.
+
+    A *collection* is a group whose items (two or more sub-tables) all have the same keys and
+    that holds no value of its own, e.g. Sticky's ``profiles`` or ``curse``: a user file may
+    add items to it, each with every key its siblings have."""
+
+    def __init__(self, reference: RulesData):
+        self.ref = reference
+        self.collections: dict[str, tuple[str, set[str]]] = {}  # group -> (first item, leaves)
+        items: dict[str, dict[str, set[str]]] = {}
+        direct: set[str] = set()
+        for k in reference.entries:
+            parts = k.split(".")
+            for i in range(1, len(parts) - 1):
+                group = ".".join(parts[:i])
+                items.setdefault(group, {}).setdefault(parts[i], set()).add(
+                    ".".join(parts[i + 1:]))
+            if len(parts) > 1:
+                direct.add(".".join(parts[:-1]))  # a group holding a value of its own
+        for group, members in items.items():
+            leaves = list(members.values())
+            if (group not in direct and len(members) >= 2
+                    and all(x == leaves[0] for x in leaves)):
+                self.collections[group] = (next(iter(members)), leaves[0])
+        self.new_items: dict[str, str] = {}  # "group.item" -> group
+
+    def _split(self, key: str) -> tuple[str, str, str] | None:
+        """(group, item, leaf) when ``key`` lies in a collection."""
+        parts = key.split(".")
+        for i in range(1, len(parts) - 1):
+            group = ".".join(parts[:i])
+            if group in self.collections:
+                return group, parts[i], ".".join(parts[i + 1:])
+        return None
+
+    def entry_for(self, path: Path, key: str) -> Entry:
+        ref = self.ref.entries.get(key)
+        if ref is not None:
+            return ref
+        split = self._split(key)
+        if split is not None:
+            group, item, leaf = split
+            first, leaves = self.collections[group]
+            if leaf in leaves:
+                self.new_items[f"{group}.{item}"] = group
+                return self.ref.entries[f"{group}.{first}.{leaf}"]
+        close = difflib.get_close_matches(key, list(self.ref.entries), n=3, cutoff=0.5)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise RulesError(f"{path}: key '{key}': unknown key (the {self.ref.game} rules data, "
+                         f"{self.ref.path}, has no such key){hint}")
+
+    def check_complete(self, path: Path, entries: Mapping[str, Entry]) -> None:
+        missing = [k for k in self.ref.entries if k not in entries]
+        for prefix, group in self.new_items.items():
+            _, leaves = self.collections[group]
+            missing += [f"{prefix}.{leaf}" for leaf in sorted(leaves)
+                        if f"{prefix}.{leaf}" not in entries]
+        if not missing:
+            return
+        first = missing[0]
+        split = self._split(first)
+        if split is not None and f"{split[0]}.{split[1]}" in self.new_items:
+            group, item, _ = split
+            why = (f"a new [{group}.{item}] needs every key the other [{group}.*] tables have "
+                   f"({', '.join(sorted(self.collections[group][1]))})")
+        else:
+            why = f"every key of the {self.ref.game} rules data, {self.ref.path}, is needed"
+        more = ""
+        if len(missing) > 1:
+            shown = ", ".join(missing[1:6])
+            rest = f" and {len(missing) - 6} more" if len(missing) > 6 else ""
+            more = f"; also missing: {shown}{rest}"
+        raise RulesError(f"{path}: key '{first}': missing ({why}){more}")
 
 
 def parse_overrides(overrides: Mapping[str, Any] | Iterable[str] | None) -> dict[str, Any]:

@@ -175,7 +175,8 @@ def test_run_rejects_bad_overrides(args, key, allowed):
 def test_run_rejects_unknown_key_with_suggestion():
     r = invoke("run", "sticky", "--games", 100, "--set", "playrs=3")
     assert r.exit_code == 2
-    assert "unknown key 'playrs'" in r.stderr and "did you mean players" in r.stderr
+    assert "unknown override key" in r.stderr and "did you mean players" in r.stderr
+    assert "key 'playrs'" in r.stderr
     r = invoke("run", "sticky", "--games", 100, "--set", "players")
     assert r.exit_code == 2 and "key=value" in r.stderr
 

@@ -329,3 +329,255 @@ def test_sticky_configure_rejects_cross_field_conflicts(sticky):
     msg = error_of(lambda: sticky.configure({"profiles.expert.reaction_mean_s": 0.1,
                                              "seats": "expert"}))
     assert "key 'profiles.expert.reaction_mean_s'" in msg and "reaction_min_s" in msg
+
+
+def test_fail_mentions_the_override_that_caused_a_cross_field_error(good):
+    out = good.with_overrides(["table.depth_cm=20", "curses=true"])
+    msg = str(out.fail("table.width_cm", "must exceed table.depth_cm"))
+    assert msg.startswith(f"{good.path}: key 'table.width_cm': must exceed table.depth_cm")
+    assert "(with the override table.depth_cm=20)" in msg and "curses" not in msg
+    # an override the reason does not name is still shown as in effect
+    msg = str(out.fail("players", "too many for this table"))
+    assert "overrides in effect: table.depth_cm=20, curses=true" in msg
+
+
+def test_sticky_cross_field_error_from_an_override_names_it(sticky):
+    msg = error_of(lambda: sticky.configure({"components.tentacles": 3}))
+    assert "key 'players'" in msg and "with the override components.tentacles=3" in msg
+
+
+def test_unknown_override_key_says_so_and_lists_keys(good):
+    msg = error_of(lambda: good.with_overrides(["playrs=3"]))
+    assert msg.startswith("override: key 'playrs': unknown override key; did you mean players?")
+    assert "cthulhu-sim games demo" in msg
+    msg = error_of(lambda: good.with_overrides(["zzzzzz=3"]))
+    assert "unknown override key" in msg and "did you mean" not in msg
+    assert "allowed keys: players, curses, face" in msg and "table.* (2 keys)" in msg
+
+
+# ---- a user's rules data file, checked against the bundled one -------------------------------
+REF = GOOD + """
+[profiles.novice]
+speed = { value = 0.5, min = 0.0, max = 10.0, source = "assumed", note = "Slow." }
+"""
+
+
+@pytest.fixture
+def ref(tmp_path):
+    return RulesData.load(write(tmp_path, REF, name="bundled.toml"))
+
+
+def user_file(tmp_path, text):
+    return write(tmp_path, text, name="mine.toml")
+
+
+def user_error(tmp_path, ref, text):
+    path = user_file(tmp_path, text)
+    return error_of(lambda: RulesData.load(path, reference=ref)), str(path)
+
+
+@pytest.mark.parametrize(
+    "old,new,key,reason",
+    [
+        ("value = 4, min = 2", "value = 4.0, min = 2", "players",
+         "4.0 is not an integer; allowed: a int, between 2 and 6"),
+        ("value = 4, min = 2", 'value = "five", min = 2', "players", "'five' is not an integer"),
+        ('value = "reroll"', "value = 1", "face", "1 is not a string"),
+        ("value = false", "value = 0", "curses", "0 is not a bool"),
+        ("value = [1.0, 2.0, 3.0]", 'value = [1.0, "x", 3.0]', "weights",
+         "item 1: 'x' is not a number"),
+        ("value = [1.0, 2.0, 3.0]", "value = [1.0, 2.0]", "weights", "has 2 items, too few"),
+        ('value = ["a", "b"]', "value = 3", "seats", "3 is not a list"),
+        ("value = 1.5, min", "value = { a = 1 }, min", "profiles.expert.speed",
+         "{'a': 1} is not a number"),
+    ],
+    ids=["float-for-int", "str-for-int", "int-for-str", "int-for-bool", "list-item",
+         "list-length", "scalar-for-list", "table-for-float"],
+)
+def test_user_file_values_take_the_bundled_kind(tmp_path, ref, old, new, key, reason):
+    assert old in REF
+    msg, path = user_error(tmp_path, ref, REF.replace(old, new, 1))
+    assert msg.startswith(f"{path}: key '{key}': "), msg
+    assert reason in msg
+
+
+def test_user_file_int_where_a_float_is_expected_is_that_float(tmp_path, ref):
+    text = REF.replace("width_cm = { value = 70.0", "width_cm = { value = 70").replace(
+        "value = [1.0, 2.0, 3.0]", "value = [1, 2, 3]")
+    mine = RulesData.load(user_file(tmp_path, text), reference=ref)
+    assert mine["table.width_cm"] == 70.0 and isinstance(mine["table.width_cm"], float)
+    assert mine.entries["table.width_cm"].kind == "float"
+    assert mine["weights"] == [1.0, 2.0, 3.0] and all(isinstance(w, float)
+                                                      for w in mine["weights"])
+    out = mine.with_overrides(["table.width_cm=72.5"])  # a float override of a float key
+    assert out["table.width_cm"] == 72.5
+    # without the bundled file the same text is read on its own terms (an int)
+    alone = RulesData.load(user_file(tmp_path, text))
+    assert alone.entries["table.width_cm"].kind == "int"
+
+
+def test_user_file_missing_key_is_reported_as_missing(tmp_path, ref):
+    text = "\n".join(line for line in REF.splitlines()
+                     if not line.startswith(("players", "title")))
+    msg, path = user_error(tmp_path, ref, text)
+    assert msg.startswith(f"{path}: key 'players': missing")
+    assert str(ref.path) in msg and "also missing: title" in msg
+
+
+def test_user_file_unknown_key_is_reported_as_unknown(tmp_path, ref):
+    text = REF.replace("[table]\n", '[table]\nwidht_cm = { value = 1.0, source = "assumed", '
+                                    'note = "n" }\n')
+    msg, path = user_error(tmp_path, ref, text)
+    assert msg.startswith(f"{path}: key 'table.widht_cm': unknown key")
+    assert "did you mean table.width_cm" in msg
+
+
+def test_user_file_for_another_game(tmp_path, ref):
+    msg, path = user_error(tmp_path, ref, REF.replace('game = "demo"', 'game = "other"'))
+    assert msg.startswith(f"{path}: key 'meta.game': 'other' is not 'demo'")
+
+
+def test_user_file_may_add_an_item_to_a_collection(tmp_path, ref):
+    new = '[profiles.mine]\nspeed = { value = 2, source = "assumed", note = "Mine." }\n'
+    mine = RulesData.load(user_file(tmp_path, REF + new), reference=ref)
+    assert mine["profiles.mine.speed"] == 2.0
+    # bounds it leaves out are its siblings'
+    assert (mine.entries["profiles.mine.speed"].min, mine.entries["profiles.mine.speed"].max) \
+        == (0.0, 10.0)
+    msg, path = user_error(tmp_path, ref, REF + new.replace("value = 2", "value = 11"))
+    assert "key 'profiles.mine.speed'" in msg and "11.0 is above the maximum" in msg
+    # a new item needs every key its siblings have
+    msg, path = user_error(tmp_path, ref, REF + '[profiles.mine]\nspead = { value = 2, '
+                           'source = "assumed", note = "Mine." }\n')
+    assert msg.startswith(f"{path}: key 'profiles.mine.spead': unknown key")
+
+
+def test_user_file_new_collection_item_missing_a_key(tmp_path):
+    two = REF.replace('speed = { value = 0.5', 'grip = { value = 1, min = 0, max = 3, '
+                      'source = "assumed", note = "n" }\nspeed = { value = 0.5').replace(
+        'speed = { value = 1.5', 'grip = { value = 2, min = 0, max = 3, source = "assumed", '
+        'note = "n" }\nspeed = { value = 1.5')
+    ref = RulesData.load(write(tmp_path, two, name="bundled.toml"))
+    msg, path = user_error(tmp_path, ref, two + '[profiles.mine]\nspeed = { value = 2.0, '
+                           'source = "assumed", note = "Mine." }\n')
+    assert msg.startswith(f"{path}: key 'profiles.mine.grip': missing (a new [profiles.mine] "
+                          "needs every key the other [profiles.*] tables have (grip, speed))")
+
+
+def test_user_file_bounds_and_choices(tmp_path, ref):
+    # a bound left out is the bundled one; a bound given is the file's
+    mine = RulesData.load(user_file(tmp_path, REF.replace(", min = 2, max = 6", "")),
+                          reference=ref)
+    assert (mine.entries["players"].min, mine.entries["players"].max) == (2, 6)
+    wider = REF.replace("min = 2, max = 6", "min = 2, max = 8")
+    assert RulesData.load(user_file(tmp_path, wider), reference=ref).entries["players"].max == 8
+    # choices must be ones the simulator knows
+    msg, path = user_error(tmp_path, ref, REF.replace('["reroll", "any"]', '["reroll", "odd"]'))
+    assert msg.startswith(f"{path}: key 'face': choices odd are not ones the simulator knows")
+    assert "allowed: reroll, any" in msg
+
+
+@pytest.mark.parametrize(
+    "field,reason",
+    [('min = "2"', "field 'min': '2' is not a number"),
+     ("max = true", "field 'max': True is not a number"),
+     ('choices = "ab"', "field 'choices': 'ab' is not a list"),
+     ("min_len = -1", "field 'min_len': -1 is not a non-negative integer")],
+)
+def test_malformed_bounds_are_reported_not_raised(tmp_path, ref, field, reason):
+    line = f'p = {{ value = 3, {field}, source = "public", note = "n" }}'
+    msg, path = load_error(tmp_path, line)
+    assert msg.startswith(f"{path}: key 'p': {reason}")
+
+
+def test_meta_not_a_table(tmp_path):
+    path = write(tmp_path, 'meta = 3\np = { value = 1, source = "public", note = "n" }\n')
+    msg = error_of(lambda: RulesData.load(path))
+    assert "key 'meta'" in msg and "not a table" in msg
+
+
+def sticky_variant(tmp_path, old, new):
+    from simcore.sticky.game import Sticky
+
+    text = Sticky.rules_file.read_text(encoding="utf-8")
+    assert old in text
+    path = tmp_path / "my-sticky.toml"
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    "old,new,reason",
+    [
+        ("players = { value = 4,", "players = { value = 4.0,",
+         "key 'players': 4.0 is not an integer"),
+        ("tokens_to_win = { value = 5,", 'tokens_to_win = { value = "five",',
+         "key 'components.tokens_to_win': 'five' is not an integer"),
+        ("max_throws = { value = 60,", "max_thrown = { value = 60,",
+         "key 'max_thrown': unknown key"),
+    ],
+    ids=["float-players", "string-tokens", "renamed-key"],
+)
+def test_sticky_user_rules_file_errors_name_file_and_key(sticky, tmp_path, old, new, reason):
+    path = sticky_variant(tmp_path, old, new)
+    msg = error_of(lambda: sticky.configure(rules_path=path))
+    assert msg.startswith(f"{path}: {reason}"), msg
+
+
+def test_sticky_user_rules_file_removed_key_is_missing(sticky, tmp_path):
+    from simcore.sticky.game import Sticky
+
+    text = Sticky.rules_file.read_text(encoding="utf-8")
+    path = tmp_path / "my-sticky.toml"
+    path.write_text("\n".join(line for line in text.splitlines()
+                              if not line.startswith("max_throws")), encoding="utf-8")
+    msg = error_of(lambda: sticky.configure(rules_path=path))
+    assert msg.startswith(f"{path}: key 'max_throws': missing")
+
+
+def test_bundled_rules_files_pass_their_own_check():
+    from simcore.registry import game_names, get_game
+
+    for name in game_names():
+        g = get_game(name)
+        copy = g.load_rules(g.rules_file)
+        bundled = g.default_rules()
+        assert copy.resolved() == bundled.resolved()
+        assert {k: e.kind for k, e in copy.entries.items()} == \
+            {k: e.kind for k, e in bundled.entries.items()}
+
+
+def test_sticky_user_rules_file_int_reach_takes_a_float_override(sticky, tmp_path):
+    path = sticky_variant(tmp_path, "reach_cm = { value = 2.0,", "reach_cm = { value = 2,")
+    config = sticky.configure(["table.reach_cm=2.5"], rules_path=path)
+    assert config.rules["table.reach_cm"] == 2.5
+    assert sticky.configure(rules_path=path).rules["table.reach_cm"] == 2.0
+
+
+def test_sticky_user_rules_file_may_add_a_profile(sticky, tmp_path):
+    profile = "\n".join(
+        f'{k} = {{ value = {v}, source = "assumed", note = "Mine." }}'
+        for k, v in (("reaction_min_s", 0.3), ("reaction_mean_s", 1.5), ("rethrow_s", 1),
+                     ("aim_sd_cm", 3), ("detach_s", 0.7)))
+    path = sticky_variant(tmp_path, "[profiles.beginner]",
+                          f"[profiles.mine]\n{profile}\n\n[profiles.beginner]")
+    config = sticky.configure({"seats": "mine"}, rules_path=path)
+    assert config.params.seat_profiles == ("mine",) * 4
+    assert config.rules["profiles.mine.rethrow_s"] == 1.0
+
+
+def test_configure_turns_a_loader_crash_into_a_rules_error(sticky, monkeypatch):
+    for exc in (TypeError("unsupported operand"), KeyError("nosuch"), ValueError("bad"),
+                IndexError("out of range")):
+        def crash(rules, exc=exc):
+            raise exc
+
+        monkeypatch.setattr(sticky, "compile_params", crash)
+        msg = error_of(lambda: sticky.configure({"players": 3}))
+        assert msg.startswith(f"{sticky.rules_file}: the rules data with overrides players=3 "
+                              "cannot be used: ")
+        assert type(exc).__name__ in msg
+    # the game's own RulesError messages pass through unchanged
+    monkeypatch.setattr(sticky, "compile_params",
+                        lambda rules: (_ for _ in ()).throw(rules.fail("players", "no")))
+    assert error_of(lambda: sticky.configure()) == f"{sticky.rules_file}: key 'players': no"
