@@ -106,6 +106,7 @@ class SweepSpec:
     heatmap: tuple[str, str] | None = None
     x: str | None = None
     text: str | None = None  # the TOML text it was read from
+    strategy_list: bool = False  # the strategy axis came from a top-level list of strategies
     _cells: list[Cell] | None = field(default=None, repr=False)
     _configs: dict[int, Any] = field(default_factory=dict, repr=False)
 
@@ -199,7 +200,8 @@ class SweepSpec:
         spec = cls(source=source, game=game.lower(), seed=seed, axes=axes, settings=settings,
                    strategy=strategy, rules_path=rules_path, rules_text=rules_text,
                    records=records, title=str(raw.get("title", "")),
-                   description=str(raw.get("description", "")))
+                   description=str(raw.get("description", "")),
+                   strategy_list=isinstance(raw.get("strategy"), list))
         spec._read_games(raw.get("games"), err)
         spec._read_report(raw.get("report", {}), err)
         if validate:
@@ -314,15 +316,25 @@ class SweepSpec:
         every cell (constraints between keys), so a bad value is reported by key before
         anything runs."""
         from simcore.registry import get_game
-        from simcore.rules_data import RulesData
         from strategies import registry
 
         g = get_game(self.game)
+        rules = g.default_rules()
+        if self.rules_path is not None:
+            try:
+                rules = g.load_rules(self.rules_path)
+            except RulesError as exc:
+                raise SpecError(f"{self.source}: key 'rules': {exc}") from None
+        if self.strategy is not None:
+            try:
+                registry.get(g.name, self.strategy)
+            except RulesError as exc:
+                raise SpecError(f"{self.source}: key 'strategy': {exc}") from None
         try:
             base = g.configure(self.settings, self.strategy, self.rules_path)
         except RulesError as exc:
-            raise SpecError(f"{self.source}: key 'settings': {_short(exc)}") from None
-        rules = RulesData.load(self.rules_path) if self.rules_path else g.default_rules()
+            where = "settings" if self.settings or self.rules_path is None else "rules"
+            raise SpecError(f"{self.source}: key '{where}': {_short(exc)}") from None
         strat_over = {k[9:]: v for k, v in self.settings.items() if k.startswith("strategy.")}
         for a in self.axes:
             for v in a.values:
@@ -337,7 +349,9 @@ class SweepSpec:
                     if a.key.startswith("strategy.") and any(
                             x.key == "strategy" for x in self.axes):
                         continue  # checked with each strategy of the axis, per cell below
-                    raise SpecError(f"{self.source}: key 'axes.{a.key}' value {fmt_value(v)}: "
+                    where = ("strategy" if a.key == "strategy" and self.strategy_list
+                             else f"axes.{a.key}")
+                    raise SpecError(f"{self.source}: key '{where}' value {fmt_value(v)}: "
                                     f"{_short(exc)}") from None
         for cell in self.cells():
             try:

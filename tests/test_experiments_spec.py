@@ -103,7 +103,13 @@ def test_hash_tracks_what_decides_results(tmp_path):
         ('game = "sticky"\n[settings]\nplayers = 1\n[games]\nper_cell = 5', "'settings'",
          "below the minimum"),
         ('game = "sticky"\nstrategy = ["honest", "bluff"]\n[games]\nper_cell = 5',
-         "'axes.strategy' value bluff", "not known for sticky"),
+         "key 'strategy' value bluff", "not known for sticky"),
+        ('game = "sticky"\n[axes]\nstrategy = ["honest", "bluff"]\n[games]\nper_cell = 5',
+         "key 'axes.strategy' value bluff", "not known for sticky"),
+        ('game = "sticky"\nstrategy = "bluff"\n[games]\nper_cell = 5',
+         "key 'strategy': strategy 'bluff' is not known for sticky", "honest"),
+        ('game = "sticky"\nstrategy = "bluff"\n[settings]\ncurses = true\n[games]\n'
+         'per_cell = 5', "key 'strategy': strategy 'bluff'", "not known for sticky"),
         ('game = "sticky"\n[games]\nper_cell = 5\nprecision = 1.0', "'games'", "exactly one"),
         ('game = "sticky"\n[games]\nprecision = 0', "'games.precision'", "percentage points"),
         ('game = "sticky"\n[games]\nper_cell = 0', "'games.per_cell'", "integer >= 1"),
@@ -176,3 +182,25 @@ def test_dict_spec_round_trips_through_toml(tmp_path):
     again = SweepSpec.load(write(tmp_path, spec.to_toml()))
     assert again.hash() == spec.hash()
     assert again.title == spec.title and again.baseline == {"players": 2}
+
+
+def test_bad_rules_file_in_a_spec_is_reported_under_rules(tmp_path):
+    from simcore.sticky.game import Sticky
+
+    text = Sticky.rules_file.read_text(encoding="utf-8")
+    rules = tmp_path / "my-rules.toml"
+    rules.write_text(text.replace("players = { value = 4,", "players = { value = 4.0,", 1),
+                     encoding="utf-8")
+    path = write(tmp_path, 'game = "sticky"\nrules = "my-rules.toml"\n[games]\nper_cell = 5',
+                 "spec.toml")
+    with pytest.raises(SpecError) as exc:
+        SweepSpec.load(path)
+    msg = str(exc.value)
+    assert msg.startswith(f"{path}: key 'rules': {rules}: key 'players': 4.0 is not an integer")
+    # a good copy works, and an axis is checked against the file's entries
+    rules.write_text(text.replace("reach_cm = { value = 2.0,", "reach_cm = { value = 2,", 1),
+                     encoding="utf-8")
+    spec = write(tmp_path, 'game = "sticky"\nrules = "my-rules.toml"\n[axes]\n'
+                 'table.reach_cm = [2.5, 3]\n[games]\nper_cell = 5', "spec.toml")
+    cells = SweepSpec.load(spec).cells()
+    assert [c.overrides["table.reach_cm"] for c in cells] == [2.5, 3]
