@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from typing import Annotated
 
 import typer
 
+from experiments.jsonout import json_text
 from simcore.game import DEFAULT_BATCH
 from simcore.registry import game_names, get_game
 from simcore.rules_data import RulesError
@@ -79,7 +79,7 @@ def games(
                              "note": e.note} for k, e in keys.items()},
         }
     if json_out:
-        typer.echo(json.dumps(payload, indent=2))
+        typer.echo(json_text(payload))
         return
     for name, info in payload.items():
         src = info["sources"]
@@ -126,7 +126,7 @@ def run(
         fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
     summary = result.summary()
     if json_out:
-        typer.echo(json.dumps(summary, indent=2, default=float))
+        typer.echo(json_text(summary))
     else:
         typer.echo(format_summary(summary))
 
@@ -196,7 +196,7 @@ def bench(
         import numba
 
         results_out = {"threads": numba.get_num_threads(), **results}
-        typer.echo(json.dumps(results_out, indent=2))
+        typer.echo(json_text(results_out))
 
 
 @app.command()
@@ -299,7 +299,7 @@ def compare(
     if out:
         result.write(out)
     if json_out:
-        typer.echo(json.dumps(result.summary(), indent=2, default=float))
+        typer.echo(json_text(result.summary()))
     else:
         typer.echo(result.format())
 
@@ -345,7 +345,7 @@ def check(
     result = dict(result)
     bad = int(result.get("violations", 0) or 0) + int(result.get("stuck", 0) or 0)
     if json_out:
-        typer.echo(json.dumps(result, indent=2, default=str))
+        typer.echo(json_text(result))
     else:
         typer.echo(f"{g.title} rules check - strategy {config.strategy.name}, "
                    f"{int(result.get('games', games)):,} games, seed {seed}")

@@ -121,16 +121,15 @@ class Comparison:
 
     def write(self, out: str | Path) -> list[Path]:
         """``compare.json``, a bar chart with intervals and a small report in ``out``."""
-        import json
-
         from experiments.charts import strategy_bar_chart
+        from experiments.jsonout import json_text
         from experiments.report import Doc
         from experiments.store import write_text
 
         out = Path(out)
         out.mkdir(parents=True, exist_ok=True)
         paths = [write_text(out / "compare.json",
-                            json.dumps(self.summary(), indent=2, default=float) + "\n")]
+                            json_text(self.summary()) + "\n")]
         settings = ", ".join(f"{k}={v}" for k, v in self.settings.items()) or "defaults"
         caption = (f"{self.title}. Settings: {settings}. {self.games:,} games per strategy "
                    f"on the same seed ({self.seed}), {self.games * len(self.strategies):,} "

@@ -66,7 +66,11 @@ def write_text(path: str | Path, text: str) -> Path:
 
 
 def write_json(path: str | Path, obj: Any) -> Path:
-    return write_text(path, json.dumps(obj, indent=2, default=_json_default) + "\n")
+    """``obj`` as strict JSON (NaN and infinities as null; see experiments.jsonout)."""
+    from experiments.jsonout import finite
+
+    return write_text(path, json.dumps(finite(obj), indent=2, allow_nan=False,
+                                       default=_json_default) + "\n")
 
 
 def write_parquet(path: str | Path, frame: pd.DataFrame) -> Path:

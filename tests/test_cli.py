@@ -214,3 +214,65 @@ def test_bench_json():
     assert set(sticky["strategies"]) == {"honest", "cheater", "spoiler", "random"}
     assert all(v > 0 for v in sticky["strategies"].values())
     assert sticky["playouts_per_s"] == sticky["strategies"]["honest"]
+
+def strict_json(text):
+    """json.loads that refuses NaN and Infinity (not JSON, though Python writes them)."""
+    def refuse(word):
+        raise ValueError(f"{word} is not JSON")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_json_text_writes_nan_and_infinity_as_null():
+    import numpy as np
+
+    from experiments.jsonout import json_text
+
+    text = json_text({"a": float("nan"), "b": [np.float64("inf"), -np.inf, np.float32(1.5)],
+                      "c": (np.int64(3), np.bool_(True)), "d": np.array([np.nan, 2.0]),
+                      "e": {"f": float("-inf")}, "g": object})
+    assert "NaN" not in text and "Infinity" not in text
+    assert strict_json(text) == {"a": None, "b": [None, None, 1.5], "c": [3, True],
+                                 "d": [None, 2.0], "e": {"f": None}, "g": str(object)}
+
+
+@pytest.fixture
+def nan_summary(sticky, monkeypatch):
+    """Sticky's summary with figures that have no value (a mean over no games)."""
+    plain = type(sticky).summarize_extra
+
+    def extra(self, df, config):
+        return {**plain(self, df, config), "empty_mean": float("nan"), "ratio": float("inf")}
+
+    monkeypatch.setattr(type(sticky), "summarize_extra", extra)
+
+
+def test_run_json_is_strict_json(nan_summary):
+    r = invoke("run", "sticky", "--games", 200, "--json", "-q")
+    assert r.exit_code == 0, r.output
+    assert "NaN" not in r.stdout and "Infinity" not in r.stdout
+    out = strict_json(r.stdout)
+    assert out["extra"]["empty_mean"] is None and out["extra"]["ratio"] is None
+    assert out["extra"]["game_minutes_mean"] > 0
+
+
+def test_compare_json_is_strict_json(nan_summary, tmp_path):
+    r = invoke("compare", "sticky", "--strategies", "honest,random", "--games", 200, "--json",
+               "-q", "--out", tmp_path)
+    assert r.exit_code == 0, r.output
+    assert "NaN" not in r.stdout
+    strict_json(r.stdout)
+    strict_json((tmp_path / "compare.json").read_text())
+
+
+def test_check_json_is_strict_json(sticky, monkeypatch):
+    def check(config, games, seed, progress=None):
+        return {"games": games, "seed": seed, "violations": 0, "stuck": 0,
+                "mean_turns": float("nan"), "first_violation": None}
+
+    monkeypatch.setattr(sticky, "check", check, raising=False)
+    r = invoke("check", "sticky", "--games", 10, "--json", "-q")
+    assert r.exit_code == 0, r.output
+    assert "NaN" not in r.stdout
+    assert strict_json(r.stdout)["mean_turns"] is None
+
