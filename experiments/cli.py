@@ -162,6 +162,8 @@ def bench(
     threads: ThreadsOpt = None,
 ) -> None:
     """Playouts per second for each game and strategy (after compilation)."""
+    import numba
+
     from experiments.runner import set_threads
     from strategies import registry
 
@@ -191,12 +193,10 @@ def bench(
             "playouts_per_s": per_strategy.get(g.default_strategy, max(per_strategy.values())),
             "default_strategy": g.default_strategy,
             "strategies": per_strategy,
+            "threads": numba.get_num_threads(),
         }
     if json_out:
-        import numba
-
-        results_out = {"threads": numba.get_num_threads(), **results}
-        typer.echo(json_text(results_out))
+        typer.echo(json_text(results))
 
 
 @app.command()
