@@ -371,32 +371,24 @@ def main(
                    ] = TEC_OUT,
 ) -> None:
     """The main job (`make run`): the Tiny Epic Cthulhu balance sweep (every Great Old One x
-    difficulty x player count) with its report, or a Sticky Cthulhu summary until that game
-    is available."""
-    if "tec" in game_names():
-        from pathlib import Path
+    difficulty x player count) with its report."""
+    from pathlib import Path
 
-        from experiments.report import format_sweep
-        from experiments.spec import SpecError
-        from experiments.store import SweepDirError
-        from experiments.sweep import run_sweep
+    from experiments.report import format_sweep
+    from experiments.spec import SpecError
+    from experiments.store import SweepDirError
+    from experiments.sweep import run_sweep
 
-        spec = Path(__file__).with_name("specs") / TEC_SPEC
-        try:
-            result = run_sweep(spec, out, resume="auto", progress=not quiet)
-        except (SpecError, SweepDirError) as exc:
-            fail(str(exc))
-        except KeyboardInterrupt:
-            typer.echo("\ninterrupted; finished cells are saved. Run `make run` again to finish.",
-                       err=True)
-            raise typer.Exit(130) from None
-        typer.echo(format_sweep(result))
-        return
-    from experiments.runner import format_summary
-    from experiments.runner import run as run_game
-
-    result = run_game("sticky", None, None, games=1_000_000, seed=1, quiet=quiet)
-    typer.echo(format_summary(result.summary()))
+    spec = Path(__file__).with_name("specs") / TEC_SPEC
+    try:
+        result = run_sweep(spec, out, resume="auto", progress=not quiet)
+    except (SpecError, SweepDirError) as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        typer.echo("\ninterrupted; finished cells are saved. Run `make run` again to finish.",
+                   err=True)
+        raise typer.Exit(130) from None
+    typer.echo(format_sweep(result))
 
 
 def main_entry() -> None:  # pragma: no cover - console script
