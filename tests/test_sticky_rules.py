@@ -63,6 +63,8 @@ from simcore.sticky.state import (
     EV_WIN,
     F_DEPTH,
     F_REACH,
+    F_RETHROW_LO,
+    F_RETHROW_SPAN,
     F_SHAKE_S,
     F_TOKEN_R,
     F_WIDTH,
@@ -583,6 +585,38 @@ def test_STK_T_7_turn_goes_on_until_someone_puts_the_creature_back(sticky):
         fell_then_scored += any(e[0] == EV_SHAKE and e[3] == 0 for e in out.events)
     assert fell_then_scored > 0
 
+
+
+@pytest.mark.parametrize("spread", [None, 0.0, 0.2, 1.0])
+def test_STK_T_7_rethrow_time_follows_turn_rethrow_spread(sticky, spread):
+    """STK-T-7: after a miss the next throw comes rethrow_s x a factor uniform in
+    [1 - turn.rethrow_spread, 1 + turn.rethrow_spread] later (0.5 by default, rules data)."""
+    over = {"profiles.average.aim_sd_cm": 100.0}
+    if spread is not None:
+        over["turn.rethrow_spread"] = spread
+    config = configure(sticky, over)
+    p = config.params
+    s = 0.5 if spread is None else spread
+    assert config.rules["turn.rethrow_spread"] == s
+    assert config.rules.entries["turn.rethrow_spread"].source == "assumed"
+    # the default gives exactly the factor 0.5 + 1.0 x u the model was written with
+    assert (p.fp[F_RETHROW_LO], p.fp[F_RETHROW_SPAN]) == (1.0 - s, 2.0 * s)
+    rethrow = config.rules["profiles.average.rethrow_s"]
+    b = Board(p)
+    target = b.put(creature_index(3, 1, p.ip), 20.0, 20.0)
+    gaps = []
+    for seed in range(20):
+        out = run_race(config, b, target, seed=seed, max_throws=12)
+        # every throw but the last missed (a rare hit ends the race early)
+        times = [int(e[2]) for e in out.events if e[0] == EV_THROW]
+        assert len(times) >= 2
+        gaps += list(np.diff(times))
+    gaps = np.array(gaps) / 1000.0
+    assert gaps.min() >= rethrow * (1 - s) - 0.002
+    assert gaps.max() <= rethrow * (1 + s) + 0.002
+    if s > 0:  # spread over the whole range, centred on rethrow_s
+        assert gaps.max() - gaps.min() > 1.6 * rethrow * s
+        assert abs(gaps.mean() - rethrow) < 0.2 * rethrow * s
 
 def test_STK_T_7_turn_nobody_ends_is_void(sticky):
     """STK-T-7 made finite: when every player gives up, the turn is void and the dice stay."""

@@ -109,6 +109,11 @@ def compile_params(rules: RulesData) -> StickyParams:
     fp[S.F_SHAKE_S] = rules["turn.shake_s"]
     fp[S.F_SHAKE_DROP] = rules["turn.shake_drop_p"]
     fp[S.F_CATCH_SCALE] = rules["turn.curse_catch_scale"]
+    spread = rules["turn.rethrow_spread"]
+    # 1 - s and 2 s are exact for the default 0.5, so rethrow x (0.5 + 1.0 x u) is bit for bit
+    # the rethrow x (0.5 + u) the model always used
+    fp[S.F_RETHROW_LO] = 1.0 - spread
+    fp[S.F_RETHROW_SPAN] = 2.0 * spread
 
     ip = np.zeros(S.I_SIZE, dtype=np.int64)
     ip[S.I_PLAYERS] = players

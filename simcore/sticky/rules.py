@@ -44,6 +44,8 @@ from simcore.sticky.state import (
     F_CATCH_SCALE,
     F_DEPTH,
     F_REACH,
+    F_RETHROW_LO,
+    F_RETHROW_SPAN,
     F_ROLLER_ADV,
     F_SHAKE_DROP,
     F_SHAKE_S,
@@ -432,14 +434,15 @@ def stuck_tokens(px, py, nbr, n_nbr, lx, ly, reach2, caught, any_kind, ip):
 
 @njit(cache=True, _nrt=False, inline="always")
 def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var,
-                    reach2, rethrow, max_throws, ev, evn, ip):
+                    reach2, rethrow, rethrow_lo, rethrow_span, max_throws, ev, evn, ip):
     """Throw at ``target`` from time ``t`` until a throw catches it (or another Creature of
     ``any_kind``), the seat can no longer beat ``best``, or ``max_throws`` run out.
 
     A throw lands at the target plus an isotropic normal aim error and hits when it lands
     within reach2 (squared) of it, with chance p_hit = 1 - exp(-reach2 / two_var).  The landing
     point is drawn from the matching conditional law only when it matters (a hit with other
-    tokens nearby, or any throw on the special face).
+    tokens nearby, or any throw on the special face).  After a miss the next throw comes
+    ``rethrow`` x (``rethrow_lo`` + ``rethrow_span`` x a uniform draw) later.
     Returns (time, hit, throws used, investigators stuck, other creatures stuck, token hit,
     rng state).
     """
@@ -474,7 +477,7 @@ def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_h
         if caught >= 0:
             return t, True, k + 1, n_inv, n_oth, caught, st
         v, st = rng_uniform_v(st)
-        t += rethrow * (0.5 + v)  # pull back, shake clean, throw again
+        t += rethrow * (rethrow_lo + rethrow_span * v)  # pull back, shake clean, throw again
     return t, False, max_throws, 0, 0, -1, st
 
 
@@ -543,6 +546,8 @@ def race_v(
         extra = curse[cursed, CU_EXTRA] > 0.5
     aim = skill[seat, SK_AIM] * af
     rethrow = skill[seat, SK_RETHROW] * tf
+    rethrow_lo = fp[F_RETHROW_LO]
+    rethrow_span = fp[F_RETHROW_SPAN]
     reach = fp[F_REACH] + fp[F_TOKEN_R]
     reach2 = reach * reach
     two_var = max(2.0 * aim * aim, 1e-300)
@@ -551,14 +556,14 @@ def race_v(
     while left > 0:
         t, hit, used, n_inv, n_oth, caught, st = throw_until_hit(
             st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var, reach2,
-            rethrow, left, ev, evn, ip)
+            rethrow, rethrow_lo, rethrow_span, left, ev, evn, ip)
         left -= used
         if not hit:
             break
         if extra and n_oth == 0:
             # the extra_creature Curse: the target alone cannot score, so throw again
             v, st = rng_uniform_v(st)
-            t += rethrow * (0.5 + v)
+            t += rethrow * (rethrow_lo + rethrow_span * v)
             continue
         if n_inv > 0:
             counters[0] += 1
@@ -570,7 +575,7 @@ def race_v(
             counters[1] += shakes
             if not hit:
                 v, st = rng_uniform_v(st)
-                t += rethrow * (0.5 + v)
+                t += rethrow * (rethrow_lo + rethrow_span * v)
                 continue
         t += skill[seat, SK_DETACH] * tf
         if t >= best:

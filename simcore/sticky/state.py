@@ -17,7 +17,9 @@ F_ROLL_S = 5
 F_SHAKE_S = 6
 F_SHAKE_DROP = 7
 F_CATCH_SCALE = 8
-F_SIZE = 9
+F_RETHROW_LO = 9  # a rethrow takes rethrow_s x (F_RETHROW_LO + F_RETHROW_SPAN x uniform)
+F_RETHROW_SPAN = 10
+F_SIZE = 11
 
 # ---- integer parameters (ip) ------------------------------------------------------------
 I_PLAYERS = 0
