@@ -7,6 +7,7 @@ the trace events (``EV_*``) of replayed playouts, or on the records of small run
 """
 # ruff: noqa: N802  (test names carry the clause IDs, e.g. test_STK_T_5_...)
 
+import re
 from collections import Counter, deque
 from pathlib import Path
 from typing import NamedTuple
@@ -325,6 +326,50 @@ def test_STK_T_1_sixth_face_any_colour_reading(sticky):
     assert set(np.unique(rolls[:, 1])) == {-1, 0, 1, 2, 3, 4}
     assert stats.binomtest(int((rolls[:, 1] == -1).sum()), n, 1 / 6).pvalue > ALPHA
 
+
+
+def roll_trace(config, rolls):
+    """The trace lines of hand-made Roll events (turn, roller, kind, colour, rerolls)."""
+    from simcore.sticky.trace import format_events
+
+    ev = np.zeros((len(rolls) + 1, EV_WIDTH), dtype=np.int64)
+    for i, roll in enumerate(rolls):
+        ev[i, :6] = (EV_ROLL, *roll)
+    ev[-1, :3] = (EV_WIN, 0, len(rolls))
+    rec = np.zeros(R_SIZE, dtype=np.int64)
+    rec[R_TURNS] = len(rolls)
+    text = format_events(ev, rec, config.params, 1, 0, "honest")
+    return [line for line in text.splitlines() if line.startswith("Turn ")]
+
+
+def test_STK_T_1_trace_names_colours_and_the_sixth_face(sticky):
+    """STK-T-1 in a trace: colours by their names in the rules data, and the Colour die's
+    sixth face as its reading (sixth_colour_face) has it."""
+    config = configure(sticky)
+    assert config.rules["components.colour_names"] == ["green", "blue", "red", "yellow",
+                                                       "purple"]
+    lines = roll_trace(config, [(1, 0, 1, 2, 0), (2, 1, 5, 0, 1), (3, 2, 0, 4, 3),
+                                (4, 3, 2, -1, 0)])
+    assert lines[0] == "Turn 1: seat 0 rolls the red Mi-Go."
+    assert lines[1] == ("Turn 2: seat 1 rolls the green Cat of Ulthar (the Colour die showed "
+                        "the sixth face once and was rolled again).")
+    assert lines[2] == ("Turn 3: seat 2 rolls the purple Nightgaunt (the Colour die showed "
+                        "the sixth face 3 times and was rolled again).")
+    assert lines[3] == ("Turn 4: seat 3 rolls Spawn of Shub-Niggurath and the Colour die shows "
+                        "the sixth face: any Spawn of Shub-Niggurath counts.")
+    # other names, and a colour beyond the list shown by number
+    config = configure(sticky, {"components.creature_colours": 6,
+                                "components.colour_die_faces": 8,
+                                "components.colour_names": ["ink", "bone"]})
+    lines = roll_trace(config, [(1, 0, 1, 1, 2), (2, 0, 1, 5, 0)])
+    assert lines[0] == ("Turn 1: seat 0 rolls the bone Mi-Go (the Colour die showed a face with "
+                        "no colour 2 times and was rolled again).")
+    assert lines[1] == "Turn 2: seat 0 rolls the colour 6 Mi-Go."
+    # a real game's trace uses the names too
+    text = sticky.trace(configure(sticky), 7, 0)
+    rolled = re.findall(r"^Turn \d+: seat \d rolls the (\w+) ", text, re.M)
+    assert rolled and set(rolled) <= {"green", "blue", "red", "yellow", "purple"}
+    assert "colour 1" not in text
 
 def test_STK_T_2_sequential_races_pick_the_same_winner_as_simultaneous_ones(sticky):
     """STK-T-2: all players try at once.  Seats are simulated one after another in order of

@@ -15,13 +15,30 @@ def kind_name(k: int) -> str:
     return KIND_NAMES[k] if k < len(KIND_NAMES) else f"Creature kind {k + 1}"
 
 
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "eleventh", "twelfth", "thirteenth")
+
+
+def colour_name(c: int, p: StickyParams) -> str:
+    """Colour ``c`` by its name in the rules data (``components.colour_names``)."""
+    return p.colour_names[c] if 0 <= c < len(p.colour_names) else f"colour {c + 1}"
+
+
+def special_face(p: StickyParams) -> str:
+    """The Colour die's face that shows no colour: the sixth, with five colours on six faces."""
+    colours = int(p.ip[S.I_COLOURS])
+    if int(p.ip[S.I_COLOUR_FACES]) == colours + 1 and colours < len(ORDINALS):
+        return f"the {ORDINALS[colours]} face"
+    return "a face with no colour"
+
+
 def token_name(j: int, p: StickyParams) -> str:
     colours = int(p.ip[S.I_COLOURS])
     n_inv = int(p.ip[S.I_INVESTIGATORS])
     if j < n_inv:
         return f"Investigator {j + 1}"
     c = j - n_inv
-    return f"{kind_name(c // colours)} (colour {c % colours + 1})"
+    return f"{colour_name(c % colours, p)} {kind_name(c // colours)}"
 
 
 def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, index: int,
@@ -57,9 +74,16 @@ def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, i
         a, b, c, d, f = (int(x) for x in e[1:6])
         if code == S.EV_ROLL:  # turn, roller, kind, colour, rerolls
             flush()
-            colour = "any colour" if d == -1 else f"colour {d + 1}"
-            extra = f" (special face rerolled {f} time(s))" if f else ""
-            lines.append(f"Turn {a}: seat {b} rolls {kind_name(c)}, {colour}{extra}.")
+            # the face with no colour (sixth_colour_face): rolled again, or any colour counts
+            times = "once" if f == 1 else f"{f} times"
+            extra = (f" (the Colour die showed {special_face(p)} {times} and was rolled again)"
+                     if f else "")
+            if d == -1:
+                lines.append(f"Turn {a}: seat {b} rolls {kind_name(c)} and the Colour die shows "
+                             f"{special_face(p)}: any {kind_name(c)} counts{extra}.")
+            else:
+                lines.append(f"Turn {a}: seat {b} rolls the {colour_name(d, p)} "
+                             f"{kind_name(c)}{extra}.")
         elif code == S.EV_CURSE_CHOICE:  # seat, card, ignored
             verb = "ignores" if c == 1 else "respects"
             lines.append(f"  seat {a} {verb} the Curse '{curses[b]}'.")
