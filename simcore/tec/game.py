@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.game import DEFAULT_BATCH, Config, Game
+from simcore.replay import replay_command
 from simcore.rules_data import RulesData
 from simcore.tec import state as S
 from simcore.tec.loader import TecParams, compile_params
@@ -101,8 +102,8 @@ class TinyEpicCthulhu(Game):
             stuck += int(capped.size)
             if first is None and (bad.size or capped.size):
                 idx = int(min(bad.min() if bad.size else n, capped.min() if capped.size else n))
-                first = (f"playout {done + idx} (replay: cthulhu-sim trace tec --seed {seed} "
-                         f"--index {done + idx})")
+                first = (f"playout {done + idx} "
+                         f"(replay: {replay_command(config, seed, done + idx)})")
             done += n
             if progress is not None:
                 progress(n)
