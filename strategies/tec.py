@@ -22,6 +22,7 @@ from simcore.tec.state import (
     D_BANISH,
     D_BARRICADE,
     D_COLLECT,
+    D_DIRECTION,
     D_EXCHANGE,
     D_FLIP,
     D_GATHER,
@@ -98,23 +99,23 @@ def random_choice(st, legal, params, rng):
 
 
 # ---- reading the public state -----------------------------------------------------------
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def tw(t):
     return S_TOWNS + t * T_SIZE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def co(c):
     return S_CHARS + c * P_SIZE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def shamblers(st, t):
     o = tw(t)
     return st[o + T_SH] + st[o + T_SH + 1] + st[o + T_SH + 2]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def placeable(st, t):
     """Page tokens the face-up card at Town t would still place on the Necronomicon."""
     o = tw(t)
@@ -126,7 +127,7 @@ def placeable(st, t):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def deficit(st, c, t):
     """Tentacles character c lacks to pay the face-up card at Town t."""
     o = co(c)
@@ -138,13 +139,13 @@ def deficit(st, c, t):
     return d
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def ring_distance(a, b):
     d = (b - a) % N_TOWNS
     return min(d, N_TOWNS - d)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def target_page(st, c):
     """The face-up Page card most worth working toward: tokens it still places, discounted by
     what is missing and by distance.  Returns a town, or -1."""
@@ -164,7 +165,7 @@ def target_page(st, c):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def needs(st, c):
     """How many more of each colour character c wants: for its target page in phase one,
     one of each open portal's colour it holds runes for in phase two (a 3-tuple)."""
@@ -190,7 +191,7 @@ def needs(st, c):
             max(st[tw(t) + T_PCOST + 2] - st[o + P_TEMP + 2], 0))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def at_risk(st, c):
     """True when a forced draw could make a Temperament Track accursed."""
     o = co(c)
@@ -200,7 +201,7 @@ def at_risk(st, c):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def seal_margin(st, c, q):
     """Dice character c would roll for portal q minus the portal's number (-99: cannot)."""
     o = co(c)
@@ -214,7 +215,7 @@ def seal_margin(st, c, q):
     return dice - st[p + Q_NUMBER]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def best_seal_margin(st, c):
     best = -99
     for q in range(N_PORTALS):
@@ -222,7 +223,7 @@ def best_seal_margin(st, c):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def collect_gain(st, c, t, n, need):
     """Value of collecting up to n Madness at Town t: needed colours first, then relieving
     full town tracks (an accursed track unleashes a power)."""
@@ -244,7 +245,7 @@ def collect_gain(st, c, t, n, need):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def town_value(st, c, t, params, need, arriving):
     """How good it is for character c to stand on Town t (used to choose moves).  Arriving
     by a Move also flips a face-down card there (TEC-MV-4); standing still does not."""
@@ -280,7 +281,7 @@ def town_value(st, c, t, params, need, arriving):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def move_value(st, c, here, dest, params, need):
     """Value of standing on ``dest`` after a Move there, including a face-down Page card
     passed on the way (which the Move may flip instead)."""
@@ -297,7 +298,7 @@ def move_value(st, c, here, dest, params, need):
     return v
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def town_action_value(st, c, params, need):
     o = co(c)
     t = st[o + P_TOWN]
@@ -345,7 +346,7 @@ def town_action_value(st, c, params, need):
     return 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def action_value(st, a, c, params, need):
     o = co(c)
     t = st[o + P_TOWN]
@@ -379,7 +380,7 @@ def action_value(st, a, c, params, need):
 SIDE_PREFERENCE = (2.0, 1.0, 5.0, 3.0, 2.0, 3.0, 0.0, 4.0, 3.0, 1.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def side_value(action, madness_track, shambler_track):
     return SIDE_PREFERENCE[action] + 0.1 * (madness_track + shambler_track)
 
@@ -550,6 +551,20 @@ def heuristic(st, legal, params, rng):
                 if legal[a * 3 + b] and need[b] > 0 and need[a] == 0:
                     best = a * 3 + b
         return best
+    if kind == D_DIRECTION:
+        # the way round that passes a face-down Page card (to flip, TEC-MV-4) when the
+        # destination's own card is not one; otherwise the shorter way
+        dest = st[S_CTX]
+        cw = (dest - here) % N_TOWNS
+        if st[S_PHASE] == 1 and st[tw(dest) + T_PAGE_STATE] != 0 and params[5] > 0:
+            for way in range(2):
+                step = 1 if way == 0 else -1
+                k = (here + step) % N_TOWNS
+                while k != dest:
+                    if st[tw(k) + T_PAGE_STATE] == 0:
+                        return way
+                    k = (k + step) % N_TOWNS
+        return 0 if cw <= N_TOWNS - cw else 1
     if kind == D_STUDY:
         best = N_TOWNS
         best_d = N_TOWNS

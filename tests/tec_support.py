@@ -165,7 +165,7 @@ def _call(code, st, hid, ip, decide, sp, rng, legal, pending, ev, evn, a0, a1):
         R.clear_legal(legal)
         return R.reachable_towns(st, a0, ip, legal)
     elif code == F_MOVE_DIRECTION:
-        return R.move_direction(st, a0, a1, ip)
+        return R.move_direction(st, a0, a1, rng, ip, decide, sp, legal)
     elif code == F_APPLY_ACTION:
         R.apply_action(st, hid, a0, rng, ip, pending, decide, sp, legal, ev, evn)
     elif code == F_DRAW_ON_STOP:

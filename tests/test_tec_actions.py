@@ -123,6 +123,30 @@ def test_TEC_MV_1_move_either_way_by_fear():
     assert tuple(tb.events(S.EV_MOVE)[0, 1:4]) == (0, 0, 4)
 
 
+def test_TEC_MV_1_either_direction_is_the_players_choice():
+    """TEC-MV-1 "in either direction": when the destination can be reached both ways round,
+    the players choose (the way decides which face-down Page cards are passed, TEC-MV-4);
+    when only one way is legal they are not asked."""
+    tb = table(NEUTRAL, goo=1, chars=(0, 0), phase=2)
+    tb["char0.temp.fear"] = 2  # three cards: town 2 is two clockwise or three the other way
+    tb.sp = script([1, NO_FLIP])
+    tb.act(S.A_MOVE + 2)
+    way, flip = tb.asked()[:2]
+    assert way.kind == S.D_DIRECTION and way.ctx == 2 and way.legal == {0, 1}
+    assert flip.kind == S.D_FLIP and flip.legal == {4, 3, 2, NO_FLIP}  # passed 4 and 3
+    assert tb["char0.town"] == 2 and tuple(tb.events(S.EV_MOVE)[0, 1:6]) == (0, 0, 2, 0, -1)
+    tb = table(NEUTRAL, goo=1, chars=(0, 0), phase=2)
+    tb["char0.temp.fear"] = 2
+    tb.sp = script([0, NO_FLIP])
+    tb.act(S.A_MOVE + 2)
+    assert tb.asked()[1].legal == {1, 2, NO_FLIP}  # clockwise: passed 1
+    tb = table(NEUTRAL, goo=1, chars=(0, 0), phase=2)
+    tb["char0.temp.fear"] = 1  # two cards: only clockwise
+    tb.sp = script([NO_FLIP])
+    tb.act(S.A_MOVE + 2)
+    assert [a.kind for a in tb.asked()] == [S.D_FLIP]
+
+
 def test_TEC_MV_2_phase_one_no_move_through_or_onto_the_great_old_one():
     """TEC-MV-2: in phase one a move may not pass through or stop on the Great Old One's Town
     card: the way round it is taken instead."""

@@ -60,6 +60,20 @@ def test_heuristic_must_move_away_from_the_great_old_one():
     assert S.A_MOVE <= a < S.A_MOVE + S.N_TOWNS
 
 
+def test_heuristic_goes_the_way_round_that_passes_a_face_down_page():
+    """TEC-MV-1/4: offered both ways round, the heuristic takes the one passing a face-down
+    Page card it may then flip; with nothing to flip, the shorter way."""
+    tb = table(goo=1, chars=(0, 0))
+    st = tb.st
+    for t in range(S.N_TOWNS):
+        st[S.town(t) + S.T_PAGE_STATE] = 1
+    st[S.town(3) + S.T_PAGE_STATE] = 0
+    st[S.S_CTX] = 2
+    assert ask_heuristic(st, S.D_DIRECTION, [0, 1]) == 1  # counter-clockwise passes town 3
+    st[S.town(3) + S.T_PAGE_STATE] = 1
+    assert ask_heuristic(st, S.D_DIRECTION, [0, 1]) == 0  # the shorter way
+
+
 def test_heuristic_translates_when_it_can():
     """With a payable face-up page where it stands, translating beats everything else."""
     tb = table(chars=(2, 3))

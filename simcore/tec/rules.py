@@ -39,6 +39,7 @@ from simcore.tec.state import (
     D_BANISH,
     D_BARRICADE,
     D_COLLECT,
+    D_DIRECTION,
     D_EXCHANGE,
     D_FLIP,
     D_GATHER,
@@ -887,20 +888,33 @@ def path_ok(st, frm, steps, direction):
     return True
 
 
-@njit(cache=True, _nrt=False)
-def move_direction(st, c, dest, ip):
-    """The direction (+1/-1) a move of character c to ``dest`` takes, or 0 if it cannot:
-    the shorter legal way round, clockwise on a tie."""
+@njit(cache=True, _nrt=False, inline="always")
+def direction_ok(st, c, dest, direction, ip):
+    """True when character c may move to ``dest`` going ``direction`` (+1 clockwise, -1):
+    within its range (exactly, with ``move_exact``) and not through the Great Old One."""
     frm = st[ch(c) + P_TOWN]
     if dest == frm:
-        return 0
+        return False
+    steps = (dest - frm) % N_TOWNS if direction == 1 else (frm - dest) % N_TOWNS
     r = move_range(st, c, ip)
-    exact = ip[I_MOVE_EXACT] == 1
-    cw = (dest - frm) % N_TOWNS
-    ccw = N_TOWNS - cw
-    cw_ok = (cw == r if exact else cw <= r) and path_ok(st, frm, cw, 1)
-    ccw_ok = (ccw == r if exact else ccw <= r) and path_ok(st, frm, ccw, -1)
-    if cw_ok and (not ccw_ok or cw <= ccw):
+    in_range = steps == r if ip[I_MOVE_EXACT] == 1 else steps <= r
+    return in_range and path_ok(st, frm, steps, direction)
+
+
+@njit(cache=True, _nrt=False)
+def move_direction(st, c, dest, rng, ip, decide, sp, legal):
+    """TEC-MV-1 "in either direction": the direction (+1/-1) a move of character c to
+    ``dest`` takes, or 0 if it cannot.  When both ways are legal the players choose (the
+    way round decides which face-down Page cards are passed, TEC-MV-4)."""
+    cw_ok = direction_ok(st, c, dest, 1, ip)
+    ccw_ok = direction_ok(st, c, dest, -1, ip)
+    if cw_ok and ccw_ok:
+        clear_legal(legal)
+        legal[0] = 1
+        legal[1] = 1
+        st[S_CTX] = dest
+        return 1 if ask(st, D_DIRECTION, legal, decide, sp, rng) == 0 else -1
+    if cw_ok:
         return 1
     if ccw_ok:
         return -1
@@ -1121,7 +1135,7 @@ def arrive(st, hid, c, dest, direction, steps, rng, ip, pending, decide, sp, leg
     TEC-MV-5 draws for the Shamblers there."""
     frm = st[ch(c) + P_TOWN]
     st[ch(c) + P_TOWN] = dest
-    log(ev, evn, EV_MOVE, c, frm, dest, 0, 0, 0, 0)
+    log(ev, evn, EV_MOVE, c, frm, dest, 0, direction, 0, 0)
     clear_legal(legal)
     any_down = False
     for k in range(1, steps + 1):
@@ -1141,7 +1155,7 @@ def arrive(st, hid, c, dest, direction, steps, rng, ip, pending, decide, sp, leg
 def do_move(st, hid, dest, rng, ip, pending, decide, sp, legal, ev, evn):
     """TEC-MV-1..5."""
     c = st[S_CUR]
-    direction = move_direction(st, c, dest, ip)
+    direction = move_direction(st, c, dest, rng, ip, decide, sp, legal)
     frm = st[ch(c) + P_TOWN]
     steps = (dest - frm) % N_TOWNS if direction == 1 else (frm - dest) % N_TOWNS
     st[S_MUST_MOVE] = 0

@@ -262,8 +262,10 @@ D_GATHER = 9  # gather: town * 3 + colour to take, or 15 to stop
 D_EXCHANGE = 10  # exchange: give colour a * 3 + take colour b, or 9 to stop
 D_STUDY = 11  # study: town whose face-down card to flip, or N_TOWNS to stop
 D_BARRICADE = 12  # barricade: Shambler colour to return, or 3 to stop
+D_DIRECTION = 13  # move: 0 clockwise, 1 counter-clockwise (asked only when both are legal);
+# S_CTX[0] = destination town
 D_NAMES = ("action", "flip", "collect", "reroll", "banish", "pointer_madness", "town_side",
-           "vent", "travel", "gather", "exchange", "study", "barricade")
+           "vent", "travel", "gather", "exchange", "study", "barricade", "direction")
 
 # main actions
 A_MOVE = 0  # + destination town (0..4)

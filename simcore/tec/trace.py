@@ -101,7 +101,8 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
                 lines.append(f"  action: {who(a)} - {name} ({c} action(s) left).")
         elif code == S.EV_MOVE:
             how = "travels" if d else "moves"
-            lines.append(f"    {who(a)} {how} from {town(b)} to {town(c)}.")
+            way = {1: " clockwise", -1: " counter-clockwise"}.get(f, "")
+            lines.append(f"    {who(a)} {how}{way} from {town(b)} to {town(c)}.")
         elif code == S.EV_FLIP:
             lines.append(f"    flips the Page card at {town(a)} (card {b}).")
         elif code == S.EV_STOP_DRAW:
