@@ -142,16 +142,20 @@ def trace(
     set_: SetOpt = None,
     strategy: StrategyOpt = None,
     rules: RulesOpt = None,
+    check_: Annotated[bool, typer.Option(
+        "--check", help="Run the rules checker at every step (games with `check`).")] = False,
 ) -> None:
     """Replay one game (playout INDEX of run SEED) turn by turn, in plain words."""
     try:
         g = get_game(game)
+        if check_ and not callable(getattr(g, "check", None)):
+            fail(f"{g.name} has no rules checker, so --check does not apply")
         overrides = shortcut_overrides(game, set_, players=players, goo=goo,
                                        difficulty=difficulty)
         config = g.configure(overrides, strategy, rules)
     except (RulesError, KeyError) as exc:
         fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
-    typer.echo(g.trace(config, seed, index))
+    typer.echo(g.trace(config, seed, index, check=check_))
 
 
 @app.command()

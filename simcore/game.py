@@ -161,8 +161,9 @@ class Game(ABC):
         return {}
 
     @abstractmethod
-    def trace(self, config: Config, seed: int, index: int = 0) -> str:
-        """One playout, turn by turn, in plain words."""
+    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
+        """One playout, turn by turn, in plain words; ``check``: with the game's rules
+        checker on, so conservation errors show where they happen (games with ``check()``)."""
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

@@ -64,9 +64,10 @@ def set_options(config) -> list[str]:
     return out
 
 
-def replay_command(config, seed: int, index: int) -> str:
-    """``cthulhu-sim trace GAME --seed S --index I --strategy NAME [--rules F] [--set ...]``:
-    a shell command that replays playout ``index`` of run ``seed`` under ``config``."""
+def replay_command(config, seed: int, index: int, check: bool = False) -> str:
+    """``cthulhu-sim trace GAME --seed S --index I --strategy NAME [--rules F] [--set ...]
+    [--check]``: a shell command that replays playout ``index`` of run ``seed`` under
+    ``config`` (with the rules checker on when ``check``)."""
     game = config.game
     args = ["cthulhu-sim", "trace", game.name, "--seed", str(int(seed)), "--index",
             str(int(index)), "--strategy", config.strategy.name]
@@ -74,4 +75,6 @@ def replay_command(config, seed: int, index: int) -> str:
     if rules_path.resolve() != Path(game.rules_file).resolve():
         args += ["--rules", str(rules_path)]
     args += set_options(config)
+    if check:
+        args.append("--check")
     return shlex.join(args)

@@ -89,7 +89,8 @@ def test_check_hint_replays_the_offending_game(tmp_path, options, rules_dir):
     lines = text.splitlines()
     assert lines[0] == f"Tiny Epic Cthulhu - seed 3, playout {index}, strategy {strategy}"
     assert lines[-1].startswith(f"Result: the turn cap is reached (turn {cap};")
-    assert text == GAME.trace(config, 3, index)
+    assert argv[-1] == "--check"  # replayed under the checker, so a violation would show
+    assert text == GAME.trace(config, 3, index, check=True) == GAME.trace(config, 3, index)
 
     # the hint as it was (seed and index only) replays a different game
     bare = invoke(["trace", "tec", "--seed", 3, "--index", index])
@@ -108,7 +109,7 @@ def test_json_first_violation_carries_the_same_hint():
     # the CLI puts --players, --goo and --difficulty after the --set options
     config = GAME.configure(["characters=medium,occultist,professor", "max_turns=22",
                              "players=3", "goo=yig", "difficulty=madness"], "random")
-    assert first == f"playout 5 (replay: {replay_command(config, 3, 5)})"
+    assert first == f"playout 5 (replay: {replay_command(config, 3, 5, check=True)})"
 
 
 def test_replay_command_defaults_and_round_trip():
@@ -146,3 +147,9 @@ def test_values_that_need_a_literal():
         assert parse_text_value(text) == value, (value, text)
     assert _plain(["drifter"]) == '["drifter"]' and _plain("12") == '"12"'
     assert _plain(["a", "b"]) == "a,b" and _plain(7) == "7" and _plain(True) == "true"
+
+
+def test_trace_check_needs_a_game_with_a_checker():
+    """``trace --check`` replays under the rules checker; a game without one says so."""
+    r = invoke(["trace", "sticky", "--seed", 1, "--check"])
+    assert r.exit_code == 2 and "no rules checker" in r.output

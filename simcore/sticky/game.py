@@ -58,7 +58,7 @@ class Sticky(Game):
             "roller_wins_share_of_turns": float((df["roller_wins"] / turns).mean()),
         }
 
-    def trace(self, config: Config, seed: int, index: int = 0) -> str:
+    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
         from simcore.sticky.playout import trace_game
         from simcore.sticky.trace import format_events
 

@@ -72,13 +72,17 @@ class TinyEpicCthulhu(Game):
         out["games_counted"] = int(n)
         return out
 
-    def trace(self, config: Config, seed: int, index: int = 0) -> str:
+    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
         from simcore.tec.playout import trace_game
         from simcore.tec.trace import format_events
 
         rec = np.zeros(S.R_SIZE, dtype=np.int64)
         ev = np.zeros((TRACE_ROWS, S.EV_WIDTH), dtype=np.int64)
-        n = trace_game(config.params.ip, config.strategy.fn, config.strategy.values, int(seed),
+        ip = config.params.ip
+        if check:  # the checker only observes: the game played is the same
+            ip = ip.copy()
+            ip[S.I_CHECK] = 1
+        n = trace_game(ip, config.strategy.fn, config.strategy.values, int(seed),
                        int(index), rec, ev)
         return format_events(ev[:n], rec, config, seed, index)
 
@@ -103,7 +107,7 @@ class TinyEpicCthulhu(Game):
             if first is None and (bad.size or capped.size):
                 idx = int(min(bad.min() if bad.size else n, capped.min() if capped.size else n))
                 first = (f"playout {done + idx} "
-                         f"(replay: {replay_command(config, seed, done + idx)})")
+                         f"(replay: {replay_command(config, seed, done + idx, check=True)})")
             done += n
             if progress is not None:
                 progress(n)
