@@ -343,7 +343,8 @@ def roll_trace(config, rolls):
 
 
 def test_STK_T_1_trace_names_colours_and_the_sixth_face(sticky):
-    """STK-T-1 in a trace: colours by their names in the rules data, and the Colour die's
+    """STK-T-1 in a trace: colours and Creature kinds by their names in the rules data
+    (``components.colour_names``, ``components.creature_names``), and the Colour die's
     sixth face as its reading (sixth_colour_face) has it."""
     config = configure(sticky)
     assert config.rules["components.colour_names"] == ["green", "blue", "red", "yellow",
@@ -360,11 +361,13 @@ def test_STK_T_1_trace_names_colours_and_the_sixth_face(sticky):
     # other names, and a colour beyond the list shown by number
     config = configure(sticky, {"components.creature_colours": 6,
                                 "components.colour_die_faces": 8,
-                                "components.colour_names": ["ink", "bone"]})
-    lines = roll_trace(config, [(1, 0, 1, 1, 2), (2, 0, 1, 5, 0)])
-    assert lines[0] == ("Turn 1: seat 0 rolls the bone Mi-Go (the Colour die showed a face with "
-                        "no colour 2 times and was rolled again).")
-    assert lines[1] == "Turn 2: seat 0 rolls the colour 6 Mi-Go."
+                                "components.colour_names": ["ink", "bone"],
+                                "components.creature_names": ["Shoggoth", "Byakhee"]})
+    lines = roll_trace(config, [(1, 0, 1, 1, 2), (2, 0, 1, 5, 0), (3, 0, 4, 0, 0)])
+    assert lines[0] == ("Turn 1: seat 0 rolls the bone Byakhee (the Colour die showed a face "
+                        "with no colour 2 times and was rolled again).")
+    assert lines[1] == "Turn 2: seat 0 rolls the colour 6 Byakhee."
+    assert lines[2] == "Turn 3: seat 0 rolls the ink Creature kind 5."  # beyond the names
     # a real game's trace uses the names too
     text = sticky.trace(configure(sticky), 7, 0)
     rolled = re.findall(r"^Turn \d+: seat \d rolls the (\w+) ", text, re.M)

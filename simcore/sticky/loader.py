@@ -21,6 +21,7 @@ class StickyParams(NamedTuple):
     curse_texts: tuple[str, ...]
     seat_profiles: tuple[str, ...]
     colour_names: tuple[str, ...] = ()  # for traces; a colour beyond the list has no name
+    creature_names: tuple[str, ...] = ()  # for traces; likewise for Creature kinds
 
 
 def profile_names(rules: RulesData) -> list[str]:
@@ -134,4 +135,5 @@ def compile_params(rules: RulesData) -> StickyParams:
     ip[S.I_SUPPLY] = rules["components.deep_one_tokens"]
     phit = hit_chances(skill, curse, fp)
     return StickyParams(fp, ip, skill, curse, phit, tuple(names), tuple(texts),
-                        tuple(seats[:players]), tuple(rules["components.colour_names"]))
+                        tuple(seats[:players]), tuple(rules["components.colour_names"]),
+                        tuple(rules["components.creature_names"]))

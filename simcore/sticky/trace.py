@@ -7,12 +7,11 @@ import numpy as np
 from simcore.sticky import state as S
 from simcore.sticky.loader import StickyParams
 
-KIND_NAMES = ("Nightgaunt", "Mi-Go", "Spawn of Shub-Niggurath", "Chthonian", "Cultist",
-              "Cat of Ulthar")
 
-
-def kind_name(k: int) -> str:
-    return KIND_NAMES[k] if k < len(KIND_NAMES) else f"Creature kind {k + 1}"
+def kind_name(k: int, p: StickyParams) -> str:
+    """Creature kind ``k`` by its name in the rules data (``components.creature_names``)."""
+    names = p.creature_names
+    return names[k] if 0 <= k < len(names) else f"Creature kind {k + 1}"
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
@@ -38,7 +37,7 @@ def token_name(j: int, p: StickyParams) -> str:
     if j < n_inv:
         return f"Investigator {j + 1}"
     c = j - n_inv
-    return f"{colour_name(c % colours, p)} {kind_name(c // colours)}"
+    return f"{colour_name(c % colours, p)} {kind_name(c // colours, p)}"
 
 
 def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, index: int,
@@ -79,11 +78,11 @@ def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, i
             extra = (f" (the Colour die showed {special_face(p)} {times} and was rolled again)"
                      if f else "")
             if d == -1:
-                lines.append(f"Turn {a}: seat {b} rolls {kind_name(c)} and the Colour die shows "
-                             f"{special_face(p)}: any {kind_name(c)} counts{extra}.")
+                lines.append(f"Turn {a}: seat {b} rolls {kind_name(c, p)} and the Colour die shows "
+                             f"{special_face(p)}: any {kind_name(c, p)} counts{extra}.")
             else:
                 lines.append(f"Turn {a}: seat {b} rolls the {colour_name(d, p)} "
-                             f"{kind_name(c)}{extra}.")
+                             f"{kind_name(c, p)}{extra}.")
         elif code == S.EV_CURSE_CHOICE:  # seat, card, ignored
             verb = "ignores" if c == 1 else "respects"
             lines.append(f"  seat {a} {verb} the Curse '{curses[b]}'.")
