@@ -109,9 +109,10 @@ def new_workspace():
     return st, hid, legal, pending
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def check_step(st, hid, ip, ev, evn):
-    """Checking mode: count conservation errors after a step (0 when not checking)."""
+    """Checking mode: count conservation errors after a step (0 when not checking).  Inline,
+    so a batch run pays one test per step, not a call."""
     if ip[I_CHECK] == 0:
         return 0
     errors = conservation_errors(st, hid, ip)

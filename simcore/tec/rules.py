@@ -576,6 +576,17 @@ def resolve_pending(st, rng, ip, pending, ev, evn):
         pending[c] = 0
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def settle(st, rng, ip, pending, ev, evn):
+    """resolve_pending, called only when a power is queued: most draws queue none, and the
+    call itself (every array passed field by field) is a good part of a draw's cost."""
+    queued = 0
+    for k in range(N_COLOURS):
+        queued += pending[k]
+    if queued > 0:
+        resolve_pending(st, rng, ip, pending, ev, evn)
+
+
 # ---- the Wheel of Madness (TEC-W-*) -------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
 def spin_wheel(st, rng, ip, ev, evn):
@@ -639,7 +650,7 @@ def spin_step(st, rng, ip, pending, decide, sp, legal, ev, evn):
             break
         log(ev, evn, EV_DRAW, kind, t, 0, 0, 0, 0, 0)
         resolve_drawn(st, kind, t, ip, pending, ev, evn)
-        resolve_pending(st, rng, ip, pending, ev, evn)
+        settle(st, rng, ip, pending, ev, evn)
         if st[S_OUTCOME] != O_PLAYING:
             return
     # TEC-SP-1, TEC-SP-2: spawn, then the Great Old One joins its minion
@@ -901,7 +912,7 @@ def direction_ok(st, c, dest, direction, ip):
     return in_range and path_ok(st, frm, steps, direction)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def move_direction(st, c, dest, rng, ip, decide, sp, legal):
     """TEC-MV-1 "in either direction": the direction (+1/-1) a move of character c to
     ``dest`` takes, or 0 if it cannot.  When both ways are legal the players choose (the
@@ -1124,7 +1135,7 @@ def draw_on_stop(st, c, t, rng, ip, pending, ev, evn):
             give_chaos(st, c, ip, ev, evn)
         else:
             add_temperament(st, c, kind, ip, ev, evn)
-        resolve_pending(st, rng, ip, pending, ev, evn)
+        settle(st, rng, ip, pending, ev, evn)
         if st[S_OUTCOME] != O_PLAYING:
             return
 
@@ -1148,7 +1159,8 @@ def arrive(st, hid, c, dest, direction, steps, rng, ip, pending, decide, sp, leg
         pick = ask(st, D_FLIP, legal, decide, sp, rng)
         if pick < N_TOWNS:
             flip_page(st, hid, pick, ip, ev, evn)
-    draw_on_stop(st, c, dest, rng, ip, pending, ev, evn)
+    if shamblers_at(st, dest) > 0:  # (the guard saves a call on most moves)
+        draw_on_stop(st, c, dest, rng, ip, pending, ev, evn)
 
 
 @njit(cache=True, _nrt=False, inline="always")
