@@ -152,6 +152,15 @@ def roll_die(state, faces):
     return faces[rng_int(state, faces.shape[0])]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def first_legal(legal):
+    """Index of the first non-zero entry of a legal-choice mask (-1 when none)."""
+    for k in range(legal.shape[0]):
+        if legal[k]:
+            return k
+    return -1
+
+
 @njit(cache=True, _nrt=False)
 def bag_total(counts):
     total = 0

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from numba import njit
 
-from simcore.kernels import rng_int
+from simcore.kernels import first_legal, rng_int
+
+__all__ = ["count_legal", "first_legal", "uniform_legal"]
 
 
 @njit(cache=True, _nrt=False)
@@ -28,12 +30,4 @@ def uniform_legal(legal, rng):
             if r == 0:
                 return k
             r -= 1
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def first_legal(legal):
-    for k in range(legal.shape[0]):
-        if legal[k]:
-            return k
     return -1

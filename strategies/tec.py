@@ -38,7 +38,6 @@ from simcore.tec.state import (
     P_BRAIN,
     P_CHAOS,
     P_RUNES,
-    P_SIZE,
     P_TEMP,
     P_TOWN,
     Q_COLOUR,
@@ -46,7 +45,6 @@ from simcore.tec.state import (
     Q_SEALED,
     Q_SIZE,
     S_ACTIONS_LEFT,
-    S_CHARS,
     S_CTX,
     S_CUR,
     S_DECISION,
@@ -64,7 +62,6 @@ from simcore.tec.state import (
     S_REROLLS,
     S_SMAT_MAD,
     S_TEMP_CAP,
-    S_TOWNS,
     T_ACTION,
     T_MAD,
     T_MAD_LEN,
@@ -74,7 +71,6 @@ from simcore.tec.state import (
     T_PTOK,
     T_SH,
     T_SH_LEN,
-    T_SIZE,
     TA_BARRICADE,
     TA_EXCHANGE,
     TA_GATHER,
@@ -85,6 +81,15 @@ from simcore.tec.state import (
     TA_TRAVEL,
     TA_VENT,
     TA_WARD,
+    ring_distance,
+    shamblers_at,
+    translate_deficit,
+)
+from simcore.tec.state import (
+    char as ch,
+)
+from simcore.tec.state import (
+    town as tw,
 )
 from strategies.common import first_legal, uniform_legal
 from strategies.registry import Param, register
@@ -100,22 +105,6 @@ def random_choice(st, legal, params, rng):
 
 # ---- reading the public state -----------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
-def tw(t):
-    return S_TOWNS + t * T_SIZE
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def co(c):
-    return S_CHARS + c * P_SIZE
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def shamblers(st, t):
-    o = tw(t)
-    return st[o + T_SH] + st[o + T_SH + 1] + st[o + T_SH + 2]
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def placeable(st, t):
     """Page tokens the face-up card at Town t would still place on the Necronomicon."""
     o = tw(t)
@@ -128,28 +117,10 @@ def placeable(st, t):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def deficit(st, c, t):
-    """Tentacles character c lacks to pay the face-up card at Town t."""
-    o = co(c)
-    d = 0
-    for k in range(N_COLOURS):
-        short = st[tw(t) + T_PCOST + k] - st[o + P_TEMP + k]
-        if short > 0:
-            d += short
-    return d
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def ring_distance(a, b):
-    d = (b - a) % N_TOWNS
-    return min(d, N_TOWNS - d)
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def target_page(st, c):
     """The face-up Page card most worth working toward: tokens it still places, discounted by
     what is missing and by distance.  Returns a town, or -1."""
-    here = st[co(c) + P_TOWN]
+    here = st[ch(c) + P_TOWN]
     best = -1
     best_v = 0.0
     for t in range(N_TOWNS):
@@ -158,7 +129,7 @@ def target_page(st, c):
         n = placeable(st, t)
         if n == 0:
             continue
-        v = 10.0 * n - 3.0 * deficit(st, c, t) - 3.0 * ring_distance(here, t)
+        v = 10.0 * n - 3.0 * translate_deficit(st, c, t) - 3.0 * ring_distance(here, t)
         if best < 0 or v > best_v:
             best = t
             best_v = v
@@ -169,7 +140,7 @@ def target_page(st, c):
 def needs(st, c):
     """How many more of each colour character c wants: for its target page in phase one,
     one of each open portal's colour it holds runes for in phase two (a 3-tuple)."""
-    o = co(c)
+    o = ch(c)
     if st[S_PHASE] == 2:
         w0 = w1 = w2 = 0
         for q in range(N_PORTALS):
@@ -194,7 +165,7 @@ def needs(st, c):
 @njit(cache=True, _nrt=False, inline="always")
 def at_risk(st, c):
     """True when a forced draw could make a Temperament Track accursed."""
-    o = co(c)
+    o = ch(c)
     for k in range(N_COLOURS):
         if st[o + P_TEMP + k] >= st[S_TEMP_CAP]:
             return True
@@ -204,7 +175,7 @@ def at_risk(st, c):
 @njit(cache=True, _nrt=False, inline="always")
 def seal_margin(st, c, q):
     """Dice character c would roll for portal q minus the portal's number (-99: cannot)."""
-    o = co(c)
+    o = ch(c)
     p = S_PORTALS + q * Q_SIZE
     if st[p + Q_SEALED] != 0:
         return -99
@@ -227,7 +198,7 @@ def best_seal_margin(st, c):
 def collect_gain(st, c, t, n, need):
     """Value of collecting up to n Madness at Town t: needed colours first, then relieving
     full town tracks (an accursed track unleashes a power)."""
-    o = co(c)
+    o = ch(c)
     cap = st[S_TEMP_CAP]
     v = 0.0
     left = n
@@ -249,7 +220,7 @@ def collect_gain(st, c, t, n, need):
 def town_value(st, c, t, params, need, arriving):
     """How good it is for character c to stand on Town t (used to choose moves).  Arriving
     by a Move also flips a face-down card there (TEC-MV-4); standing still does not."""
-    o = co(c)
+    o = ch(c)
     v = 0.0
     state = st[tw(t) + T_PAGE_STATE]
     if st[S_PHASE] == 1:
@@ -257,7 +228,7 @@ def town_value(st, c, t, params, need, arriving):
             n = placeable(st, t)
             runes = st[tw(t) + T_PRUNE] + st[tw(t) + T_PRUNE + 1] + st[tw(t) + T_PRUNE + 2]
             if n > 0 or runes > 0:
-                d = deficit(st, c, t)
+                d = translate_deficit(st, c, t)
                 supply = 0
                 for k in range(N_COLOURS):
                     short = st[tw(t) + T_PCOST + k] - st[o + P_TEMP + k]
@@ -276,7 +247,7 @@ def town_value(st, c, t, params, need, arriving):
         if m > -99:
             v += params[1] + 25.0 * m
     v += 0.5 * collect_gain(st, c, t, 3, need)
-    n_sh = shamblers(st, t)
+    n_sh = shamblers_at(st, t)
     v -= n_sh * (params[2] * (2.0 if at_risk(st, c) else 1.0))
     return v
 
@@ -300,7 +271,7 @@ def move_value(st, c, here, dest, params, need):
 
 @njit(cache=True, _nrt=False, inline="always")
 def town_action_value(st, c, params, need):
-    o = co(c)
+    o = ch(c)
     t = st[o + P_TOWN]
     act = st[tw(t) + T_ACTION]
     if act == TA_VENT:
@@ -326,7 +297,7 @@ def town_action_value(st, c, params, need):
     if act == TA_WARD:
         return 70.0 if st[S_ENERGY] >= st[S_ENERGY_LEN] else 10.0 * st[S_ENERGY]
     if act == TA_BARRICADE:
-        return 8.0 * shamblers(st, t)
+        return 8.0 * shamblers_at(st, t)
     if act == TA_GATHER:
         for k in range(N_COLOURS):
             if need[k] > 0:
@@ -348,7 +319,7 @@ def town_action_value(st, c, params, need):
 
 @njit(cache=True, _nrt=False, inline="always")
 def action_value(st, a, c, params, need):
-    o = co(c)
+    o = ch(c)
     t = st[o + P_TOWN]
     if a == A_TRANSLATE:
         if st[tw(t) + T_PAGE_STATE] != 1 or placeable(st, t) > 0:
@@ -360,7 +331,7 @@ def action_value(st, a, c, params, need):
         greed = min(st[o + P_TEMP + 2], 2)
         return collect_gain(st, c, t, 1 + greed, need)
     if a == A_BANISH:
-        n = shamblers(st, t)
+        n = shamblers_at(st, t)
         pay = st[o + P_CHAOS]
         for k in range(N_COLOURS):
             if st[tw(t) + T_SH + k] > 0:
@@ -392,7 +363,7 @@ def heuristic(st, legal, params, rng):
     portals in phase two; spend Chaos for extra actions only to translate or seal."""
     kind = st[S_DECISION]
     c = st[S_CUR]
-    o = co(c)
+    o = ch(c)
     here = st[o + P_TOWN]
     need = (0, 0, 0)
     if kind == D_ACTION or kind == D_COLLECT or kind == D_BANISH or kind == D_VENT or (

@@ -13,7 +13,6 @@ from simcore.kernels import RNG_WORDS, log_event, rng_seed
 from simcore.tec.rules import (
     apply_action,
     ask,
-    ch,
     conservation_errors,
     init_state,
     legal_actions,
@@ -87,6 +86,9 @@ from simcore.tec.state import (
     S_STRENGTH,
     S_SUP_CHAOS,
     S_TURN,
+)
+from simcore.tec.state import (
+    char as ch,
 )
 
 log = log_event

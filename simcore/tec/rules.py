@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from simcore.kernels import bag_draw, log_event, rng_int, shuffle
+from simcore.kernels import bag_draw, first_legal, log_event, rng_int, shuffle
 from simcore.tec.state import (
     A_ABILITY,
     A_BANISH,
@@ -157,7 +157,6 @@ from simcore.tec.state import (
     P_DEL_LEN,
     P_PAGES,
     P_RUNES,
-    P_SIZE,
     P_TEMP,
     P_TOWN,
     PW_DECAY,
@@ -170,13 +169,11 @@ from simcore.tec.state import (
     Q_COLOUR,
     Q_NUMBER,
     Q_SEALED,
-    Q_SIZE,
     S_ABILITY_USED,
     S_ACTIONS_LEFT,
     S_BAG,
     S_BRAWLER_USED,
     S_CHAOS_CAP,
-    S_CHARS,
     S_CNT_ACC,
     S_CNT_BANISHED,
     S_CNT_FLIPS,
@@ -209,7 +206,6 @@ from simcore.tec.state import (
     S_PAGES_PLACED,
     S_PHASE,
     S_PHASE2_TURN,
-    S_PORTALS,
     S_POWER,
     S_POWER_N,
     S_REROLLS,
@@ -229,7 +225,6 @@ from simcore.tec.state import (
     S_SUP_CHAOS,
     S_SUP_ELDRITCH,
     S_TEMP_CAP,
-    S_TOWNS,
     S_TURN,
     T_ACTION,
     T_AMOUNT,
@@ -245,7 +240,6 @@ from simcore.tec.state import (
     T_SH,
     T_SH_LEN,
     T_SIDE,
-    T_SIZE,
     TA_BARRICADE,
     TA_EXCHANGE,
     TA_GATHER,
@@ -256,6 +250,18 @@ from simcore.tec.state import (
     TA_TRAVEL,
     TA_VENT,
     TA_WARD,
+    ring_distance,
+    shamblers_at,
+    translate_deficit,
+)
+from simcore.tec.state import (
+    char as ch,
+)
+from simcore.tec.state import (
+    portal as pq,
+)
+from simcore.tec.state import (
+    town as tw,
 )
 
 log = log_event  # the shared trace logger (simcore.kernels)
@@ -264,37 +270,8 @@ STOP = 3  # the "stop" answer of colour-valued decisions
 
 # ---- small helpers ------------------------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
-def tw(t):
-    """Offset of Town position t's block."""
-    return S_TOWNS + t * T_SIZE
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def ch(c):
-    """Offset of character c's block."""
-    return S_CHARS + c * P_SIZE
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def pq(q):
-    return S_PORTALS + q * Q_SIZE
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def ring(t):
     return t % N_TOWNS
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def ring_distance(a, b):
-    d = (b - a) % N_TOWNS
-    return min(d, N_TOWNS - d)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def shamblers_at(st, t):
-    o = tw(t)
-    return st[o + T_SH] + st[o + T_SH + 1] + st[o + T_SH + 2]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -307,14 +284,6 @@ def madness_on_mat(st, c):
 def clear_legal(legal):
     for k in range(legal.shape[0]):
         legal[k] = 0
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def first_legal(legal):
-    for k in range(legal.shape[0]):
-        if legal[k]:
-            return k
-    return -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -950,18 +919,6 @@ def reachable_towns(st, c, ip, legal):
                 legal[A_MOVE + d] = 1
                 n += 1
     return n
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def translate_deficit(st, c, t):
-    """Chaos tentacles needed on top of character c's Madness to pay Town t's Page card."""
-    o = ch(c)
-    deficit = 0
-    for k in range(N_COLOURS):
-        need = st[tw(t) + T_PCOST + k] - st[o + P_TEMP + k]
-        if need > 0:
-            deficit += need
-    return deficit
 
 
 @njit(cache=True, _nrt=False, inline="always")

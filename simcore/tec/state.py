@@ -11,6 +11,8 @@ mask; they never write to it.
 
 from __future__ import annotations
 
+from numba import njit
+
 # ---- fixed sizes (array shapes, not game numbers: those are in rules.toml) -----------------
 N_TOWNS = 5  # positions around the wheel (the rulebook's five Town cards)
 MAX_CHARS = 4
@@ -231,18 +233,50 @@ H_DOWN = MAX_PAGES + 1  # + town: the face-down card's id (-1 none)
 H_SIZE = H_DOWN + N_TOWNS
 
 
-def town(t: int) -> int:
+# ---- readers of the public state, shared by the rules and the strategies -----------------
+# Jitted (and inlined into their callers), and callable from Python too.
+@njit(cache=True, _nrt=False, inline="always")
+def town(t):
     """Offset of Town position ``t``'s block in ``st``."""
     return S_TOWNS + t * T_SIZE
 
 
-def char(c: int) -> int:
+@njit(cache=True, _nrt=False, inline="always")
+def char(c):
     """Offset of character ``c``'s block in ``st``."""
     return S_CHARS + c * P_SIZE
 
 
-def portal(q: int) -> int:
+@njit(cache=True, _nrt=False, inline="always")
+def portal(q):
+    """Offset of portal ``q``'s block in ``st``."""
     return S_PORTALS + q * Q_SIZE
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def ring_distance(a, b):
+    """Town cards between positions a and b, the shorter way round."""
+    d = (b - a) % N_TOWNS
+    return min(d, N_TOWNS - d)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def shamblers_at(st, t):
+    """Shamblers on Town t's Shambler Track."""
+    o = town(t)
+    return st[o + T_SH] + st[o + T_SH + 1] + st[o + T_SH + 2]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def translate_deficit(st, c, t):
+    """Tentacles character c lacks (beyond its Madness) to pay the face-up card at Town t."""
+    o = char(c)
+    deficit = 0
+    for k in range(N_COLOURS):
+        need = st[town(t) + T_PCOST + k] - st[o + P_TEMP + k]
+        if need > 0:
+            deficit += need
+    return deficit
 
 
 # ---- decisions ---------------------------------------------------------------------------
