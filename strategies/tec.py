@@ -108,11 +108,12 @@ def random_choice(st, legal, params, rng):
 def placeable(st, t):
     """Page tokens the face-up card at Town t would still place on the Necronomicon."""
     o = tw(t)
+    cols = st[S_NECRO_COLS]
     n = 0
-    for k in range(3):
+    for k in range(3):  # no branches: which tokens still fit is hard to predict
         number = st[o + T_PTOK + k]
-        if number > 0 and st[S_NECRO_ROW + number - 1] < st[S_NECRO_COLS]:
-            n += 1
+        row = st[S_NECRO_ROW + max(number, 1) - 1]
+        n += (number > 0) & (row < cols)
     return n
 
 
@@ -200,20 +201,22 @@ def collect_gain(st, c, t, n, need):
     full town tracks (an accursed track unleashes a power)."""
     o = ch(c)
     cap = st[S_TEMP_CAP]
-    v = 0.0
+    # counted without branches (a take of 0 adds nothing): the amounts are hard to predict
     left = n
+    taken = 0
     for k in range(N_COLOURS):
         room = cap - st[o + P_TEMP + k]
-        take = min(need[k], st[tw(t) + T_MAD + k], room, left)
-        if take > 0:
-            v += 15.0 * take
-            left -= take
+        take = max(min(need[k], st[tw(t) + T_MAD + k], room, left), 0)
+        taken += take
+        left -= take
+    relieved = 0
+    mad_len = st[tw(t) + T_MAD_LEN]
     for k in range(N_COLOURS):
-        if left > 0 and st[tw(t) + T_MAD + k] >= st[tw(t) + T_MAD_LEN]:
-            if st[o + P_TEMP + k] + 1 < cap:  # never fill a track just to relieve a town
-                v += 6.0
-                left -= 1
-    return v
+        # never fill a track just to relieve a town
+        r = (left > 0) & (st[tw(t) + T_MAD + k] >= mad_len) & (st[o + P_TEMP + k] + 1 < cap)
+        relieved += r
+        left -= r
+    return 15.0 * taken + 6.0 * relieved
 
 
 @njit(cache=True, _nrt=False, inline="always")
