@@ -547,3 +547,47 @@ def check_value(entry: Entry, v: Any) -> str | None:
     if reason is None:
         return None
     return f"{reason}; allowed: {entry.allowed()}"
+
+
+# ---- engine limits ------------------------------------------------------------------------
+Limit = tuple[str, float | None, float | None, int | None, int | None]
+
+
+def limit_keys(rules: RulesData, pattern: str) -> list[str]:
+    """The keys a limit pattern names: the key itself, or each key matching one '*'."""
+    if "*" not in pattern:
+        return [pattern] if pattern in rules else []
+    head, tail = pattern.split("*")
+    return [k for k in rules.keys_under(head)
+            if k.endswith(tail) and "." not in k[len(head):len(k) - len(tail)]]
+
+
+def check_limits(rules: RulesData, limits: tuple[Limit, ...]) -> None:
+    """Refuse values a game's compiled engine cannot hold, naming the key.  A rules file
+    declares its own bounds (a user may edit or widen them), so a loader checks its engine's
+    limits with this as well: ``limits`` holds (key or "prefix.*.suffix", lowest, highest,
+    fewest entries, most entries), None meaning no limit."""
+    for pattern, lo, hi, fewest, most in limits:
+        for key in limit_keys(rules, pattern):
+            value = rules[key]
+            values = value if isinstance(value, list) else [value]
+            if isinstance(value, list):
+                n = len(value)
+                if fewest is not None and most is not None and fewest == most and n != most:
+                    raise rules.fail(key, f"needs exactly {most} values, has {n} (the "
+                                     "simulator's limit)")
+                if fewest is not None and n < fewest:
+                    raise rules.fail(key, f"needs at least {fewest} values, has {n} (the "
+                                     "simulator's limit)")
+                if most is not None and n > most:
+                    raise rules.fail(key, f"holds at most {most} values, has {n} (the "
+                                     "simulator's limit)")
+            for i, x in enumerate(values):
+                if isinstance(x, (str, bool)):
+                    continue
+                if (lo is not None and x < lo) or (hi is not None and x > hi):
+                    where = f"entry {i}: " if isinstance(value, list) else ""
+                    span = (f"{lo} to {hi}" if lo is not None and hi is not None
+                            else f"at least {lo}" if lo is not None else f"at most {hi}")
+                    raise rules.fail(key, f"{where}{x} is beyond what the simulator supports "
+                                     f"({span})")

@@ -452,6 +452,8 @@ class Table:
         ip[S.I_SEG_TOWN] = town
         ip[S.I_SEG_TOWN + 1] = town if sh_town is None else sh_town
         ip[S.I_SEG_COLOUR] = ip[S.I_SEG_COLOUR + 1] = colour
+        ip[S.I_SEG_TENTACLE] = 1
+        ip[S.I_SEG_TENTACLE + 1] = 0
         self.rng = new_rng(seed_for(2, 0), 0)
         return self
 

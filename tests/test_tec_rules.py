@@ -175,16 +175,21 @@ def test_TEC_S_6_first_spin_places_the_great_old_one():
 
 def test_TEC_S_7_one_shambler_per_player_by_spin():
     """TEC-S-7: one spin per player; each puts a Shambler of the tentacle-side colour on the
-    bottom of the Shambler Track of the pointer's Town card."""
-    for players, seed in ((2, 1), (3, 2), (4, 3)):
-        tb = setup_table({"players": players}, seed=seed)
+    bottom of the Shambler Track of the pointer's Town card.  The tentacle side is
+    ``wheel.tentacle_offset`` segments from the pointer (the default and another value)."""
+    for players, seed, offset in ((2, 1, None), (3, 2, None), (4, 3, None), (3, 4, 3)):
+        tb = setup_table({"players": players} if offset is None else
+                         {"players": players, "wheel.tentacle_offset": offset}, seed=seed)
+        if offset is None:
+            offset = config(pinned=True).rules["wheel.tentacle_offset"]
         sh_spins = spins(tb)[1:1 + players]
         placed = tb.events(S.EV_SETUP_SHAMBLER)
         assert len(placed) == players
         expect = np.zeros((5, 3), dtype=int)
-        for (seg, town, _icon, _sh_town, colour), e in zip(sh_spins, placed, strict=True):
+        for (seg, town, _icon, sh_town, colour), e in zip(sh_spins, placed, strict=True):
             n = int(tb.ip[S.I_N_SEGMENTS])
-            assert colour == tb.ip[S.I_SEG_COLOUR + (seg + n // 2) % n]
+            assert colour == tb.ip[S.I_SEG_COLOUR + (seg + offset) % n]
+            assert sh_town == tb.ip[S.I_SEG_TOWN + (seg + offset) % n]
             assert (e[1], e[2]) == (town, colour)
             expect[town, colour] += 1
         got = np.array([[tb[f"town{t}.sh.{k}"] for k in range(3)] for t in range(5)])

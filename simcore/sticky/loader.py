@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simcore.rules_data import RulesData
+from simcore.rules_data import Limit, RulesData, check_limits
 from simcore.sticky import state as S
 from simcore.sticky.rules import hit_chances
 
@@ -37,7 +37,48 @@ def curse_names(rules: RulesData) -> list[str]:
     return names
 
 
+# What the compiled engine can hold or compute with, whatever bounds a rules file declares (a
+# user may edit or widen them): see simcore.rules_data.check_limits.  Seats and counts index
+# arrays in the jitted core; a die needs a face; times, chances and the table must keep the
+# race finite.
+ENGINE_LIMITS: tuple[Limit, ...] = (
+    ("players", 1, S.MAX_SEATS, None, None),
+    ("first_player", 0, S.MAX_SEATS - 1, None, None),
+    ("max_turns", 1, None, None, None),
+    ("max_throws", 1, None, None, None),
+    ("components.creature_kinds", 1, None, None, None),
+    ("components.creature_colours", 1, None, None, None),
+    ("components.investigators", 0, None, None, None),
+    ("components.deep_one_tokens", 1, None, None, None),
+    ("components.tokens_to_win", 1, None, None, None),
+    ("components.tentacles", 1, None, None, None),
+    ("components.creature_die_faces", 1, None, None, None),
+    ("components.colour_die_faces", 1, None, None, None),
+    ("table.width_cm", 1e-3, None, None, None),
+    ("table.depth_cm", 1e-3, None, None, None),
+    ("table.token_radius_cm", 1e-3, None, None, None),
+    ("table.reach_cm", 0.0, None, None, None),
+    ("table.placement_tries", 1, None, None, None),
+    ("turn.roller_advantage_s", 0.0, None, None, None),
+    ("turn.roll_s", 0.0, None, None, None),
+    ("turn.shake_s", 0.0, None, None, None),
+    ("turn.shake_drop_p", 0.0, 1.0, None, None),
+    ("turn.curse_catch_scale", 0.0, None, None, None),
+    ("turn.rethrow_spread", 0.0, 1.0, None, None),
+    ("profiles.*.reaction_min_s", 0.0, None, None, None),
+    ("profiles.*.reaction_mean_s", 0.0, None, None, None),
+    ("profiles.*.rethrow_s", 1e-3, None, None, None),
+    ("profiles.*.aim_sd_cm", 0.0, None, None, None),
+    ("profiles.*.detach_s", 0.0, None, None, None),
+    ("curse.*.time_factor", 1e-3, None, None, None),
+    ("curse.*.aim_factor", 0.0, None, None, None),
+    ("curse.*.delay_s", 0.0, None, None, None),
+    ("curse.*.catch_p", 0.0, 1.0, None, None),
+)
+
+
 def compile_params(rules: RulesData) -> StickyParams:
+    check_limits(rules, ENGINE_LIMITS)
     players = rules["players"]
     kinds = rules["components.creature_kinds"]
     colours = rules["components.creature_colours"]

@@ -6,7 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from simcore.rules_data import RulesData
+from simcore.rules_data import Limit, RulesData, check_limits
 from simcore.tec import state as S
 
 
@@ -25,7 +25,70 @@ def _names_under(rules: RulesData, prefix: str) -> list[str]:
     return out
 
 
+# What the compiled engine can hold, whatever bounds a rules file declares (a user may edit
+# or widen them): (key or "prefix.*.suffix", lowest, highest, fewest entries, most entries).
+# A value beyond these would be written past its block of ``ip`` or index past an array in
+# the jitted core, so it is refused here with the key named.  None: no limit.
+ENGINE_LIMITS: tuple[Limit, ...] = (
+    ("components.madness_per_colour", 0, None, None, None),
+    ("components.chaos", 0, None, None, None),
+    ("components.eldritch", 0, None, None, None),
+    ("components.shamblers_per_colour", 0, None, None, None),
+    ("components.page_tokens", 1, S.MAX_ROWS * S.MAX_COLS, None, None),
+    ("components.dice", 1, S.MAX_DICE, None, None),
+    ("setup.bag_eldritch", 0, None, None, None),
+    ("setup.extra_eldritch", 0, None, len(S.DIFFICULTIES), len(S.DIFFICULTIES)),
+    ("setup.bag_madness_per_colour", 0, None, None, None),
+    ("setup.shambler_mat_madness_per_colour", 0, None, None, None),
+    ("setup.discard_madness_per_colour", 0, None, None, None),
+    ("setup.town_eldritch", 0, None, None, None),
+    ("setup.shamblers_per_player", 0, None, None, None),
+    ("turn.actions", 0, None, None, None),
+    ("turn.temperament_capacity", 1, 2, None, None),
+    ("turn.chaos_capacity", 0, None, None, None),
+    ("turn.move_by_fear", 0, None, 3, 3),
+    ("turn.collect_by_greed", 0, None, 3, 3),
+    ("turn.cleanup_by_rage", 0, None, 3, 3),
+    ("dice.faces", 0, None, 1, 12),
+    ("wheel.tentacle_offset", 1, None, None, None),
+    ("wheel.icons", None, None, 2, S.MAX_SEGMENTS),
+    ("wheel.colours", 0, S.N_COLOURS - 1, None, None),
+    ("wheel.towns", 0, S.N_TOWNS - 1, None, None),
+    ("town.*.card", 0, S.N_TOWNS - 1, None, None),
+    ("town.*.side", 0, 1, None, None),
+    ("town.*.amount", 0, None, None, None),
+    ("town.*.madness_track", 1, None, None, None),
+    ("town.*.shambler_track", 1, None, None, None),
+    ("great_old_one.*.strength_1", 0, None, 1, S.MAX_STRENGTH),
+    ("great_old_one.*.strength_2", 0, None, 1, S.MAX_STRENGTH),
+    ("great_old_one.*.energy_1", 1, None, None, None),
+    ("great_old_one.*.energy_2", 1, None, None, None),
+    ("great_old_one.*.powers_1", None, None, S.N_COLOURS, S.N_COLOURS),
+    ("great_old_one.*.powers_2", None, None, S.N_COLOURS, S.N_COLOURS),
+    ("great_old_one.*.power_amounts_1", 0, None, S.N_COLOURS, S.N_COLOURS),
+    ("great_old_one.*.power_amounts_2", 0, None, S.N_COLOURS, S.N_COLOURS),
+    ("great_old_one.*.portal_colours", 0, S.N_COLOURS - 1, S.N_PORTALS, S.N_PORTALS),
+    ("great_old_one.*.portal_numbers", None, None, S.N_PORTALS, S.N_PORTALS),
+    ("character.*.amount", 0, None, None, None),
+    ("character.*.delirium", 0, None, 1, S.MAX_DELIRIUM),
+    ("pages.cost_blue", 0, None, S.N_TOWNS, S.MAX_PAGES),
+    ("pages.cost_red", 0, None, None, None),
+    ("pages.cost_green", 0, None, None, None),
+    ("pages.token_1", 0, S.MAX_ROWS, None, None),
+    ("pages.token_2", 0, S.MAX_ROWS, None, None),
+    ("pages.token_3", 0, S.MAX_ROWS, None, None),
+    ("pages.rune_1", -1, S.N_COLOURS - 1, None, None),
+    ("pages.rune_2", -1, S.N_COLOURS - 1, None, None),
+    ("necronomicon.rows", 1, S.MAX_ROWS, None, None),
+    ("necronomicon.columns", 1, S.MAX_COLS, None, None),
+    ("necronomicon.chaos_per_line", 0, None, None, None),
+    ("max_turns", 1, None, None, None),
+    ("max_actions_per_turn", 1, None, None, None),
+)
+
+
 def compile_params(rules: RulesData) -> TecParams:
+    check_limits(rules, ENGINE_LIMITS)
     ip = np.zeros(S.I_SIZE, dtype=np.int64)
     players = rules["players"]
     n_chars = 2 if players == 1 else players  # TEC-M-2: solo plays two characters
@@ -59,8 +122,11 @@ def compile_params(rules: RulesData) -> TecParams:
     if eld > ip[S.I_ELDRITCH]:
         raise rules.fail("setup.bag_eldritch", f"setup needs {eld} Eldritch but "
                          f"components.eldritch is {ip[S.I_ELDRITCH]}")
-    if ip[S.I_SHAMBLERS_PER_PLAYER] * n_chars > 3 * ip[S.I_SHAMBLERS]:
-        raise rules.fail("setup.shamblers_per_player", "more Shamblers than exist")
+    if ip[S.I_SHAMBLERS_PER_PLAYER] * n_chars > S.N_COLOURS * ip[S.I_SHAMBLERS]:
+        raise rules.fail("setup.shamblers_per_player",
+                         f"{ip[S.I_SHAMBLERS_PER_PLAYER]} per character x {n_chars} characters "
+                         f"needs more Shamblers than the {S.N_COLOURS * ip[S.I_SHAMBLERS]} that "
+                         "exist (components.shamblers_per_colour of each colour)")
 
     ip[S.I_ACTIONS] = rules["turn.actions"]
     ip[S.I_TEMP_CAP] = rules["turn.temperament_capacity"]
@@ -68,14 +134,9 @@ def compile_params(rules: RulesData) -> TecParams:
     for key, off in (("turn.move_by_fear", S.I_MOVE_BY_FEAR),
                      ("turn.collect_by_greed", S.I_COLLECT_BY_GREED),
                      ("turn.cleanup_by_rage", S.I_CLEANUP_BY_RAGE)):
-        vals = rules[key]
-        if len(vals) != 3:
-            raise rules.fail(key, "needs 3 values: for 0, 1 and 2 tentacles on the track")
-        ip[off:off + 3] = vals
-    if ip[S.I_TEMP_CAP] > 2:
-        # the Fear/Greed/Rage tables are indexed by tentacles on the track (0..2)
-        raise rules.fail("turn.temperament_capacity",
-                         "the move/collect/cleanup tables cover 0-2 tentacles; at most 2")
+        # three values (ENGINE_LIMITS): for 0, 1 and 2 tentacles on the track, which is why
+        # turn.temperament_capacity is at most 2
+        ip[off:off + 3] = rules[key]
 
     faces = rules["dice.faces"]
     ip[S.I_N_FACES] = len(faces)
@@ -84,18 +145,23 @@ def compile_params(rules: RulesData) -> TecParams:
     icons = rules["wheel.icons"]
     colours = rules["wheel.colours"]
     towns = rules["wheel.towns"]
-    if not (len(icons) == len(colours) == len(towns)):
-        raise rules.fail("wheel.icons", "wheel.icons, wheel.colours and wheel.towns must have "
-                         "one entry per segment (the same length)")
-    if len(icons) % 2:
-        raise rules.fail("wheel.icons", "the wheel needs an even number of segments (the "
-                         "tentacle end points at the opposite segment)")
+    for key, vals in (("wheel.colours", colours), ("wheel.towns", towns)):
+        if len(vals) != len(icons):
+            raise rules.fail(key, f"{len(vals)} entries but wheel.icons has {len(icons)}: "
+                             "wheel.icons, wheel.colours and wheel.towns must have one entry "
+                             "per segment (the same length)")
+    offset = rules["wheel.tentacle_offset"]
+    if not 0 < offset < len(icons):
+        raise rules.fail("wheel.tentacle_offset", f"{offset} segments: the tentacle end must be "
+                         f"1 to {len(icons) - 1} segments from the pointer on a wheel of "
+                         f"{len(icons)} segments")
     for k, name in enumerate(icons):
         if name not in S.ICONS:
             raise rules.fail("wheel.icons", f"segment {k}: {name!r}; allowed: {', '.join(S.ICONS)}")
         ip[S.I_SEG_ICON + k] = S.ICONS.index(name)
         ip[S.I_SEG_COLOUR + k] = colours[k]
         ip[S.I_SEG_TOWN + k] = towns[k]
+        ip[S.I_SEG_TENTACLE + k] = (k + offset) % len(icons)
     if set(towns) != set(range(S.N_TOWNS)):
         raise rules.fail("wheel.towns", "every Town position 0-4 needs at least one segment")
     ip[S.I_N_SEGMENTS] = len(icons)
@@ -127,8 +193,6 @@ def compile_params(rules: RulesData) -> TecParams:
         raise rules.fail("goo", f"no [great_old_one.{goo}] table in the rules data")
     for ph in range(2):
         draws = rules[f"{base}.strength_{ph + 1}"]
-        if len(draws) > S.MAX_STRENGTH:
-            raise rules.fail(f"{base}.strength_{ph + 1}", f"at most {S.MAX_STRENGTH} spaces")
         ip[S.I_STR_LEN + ph] = len(draws)
         ip[S.I_STR_DRAW + ph * S.MAX_STRENGTH:S.I_STR_DRAW + ph * S.MAX_STRENGTH + len(draws)] \
             = draws
@@ -144,8 +208,8 @@ def compile_params(rules: RulesData) -> TecParams:
     chars = list(rules["characters"])
     known = _names_under(rules, "character.")
     if len(chars) < n_chars:
-        raise rules.fail("characters", f"{n_chars} characters play but only {len(chars)} are "
-                         "named")
+        raise rules.fail("characters", f"{n_chars} characters play but only {len(chars)} "
+                         f"{'is' if len(chars) == 1 else 'are'} named")
     chars = chars[:n_chars]
     if len(set(chars)) != len(chars):
         raise rules.fail("characters", "each player chooses a different Player mat")
@@ -169,8 +233,6 @@ def compile_params(rules: RulesData) -> TecParams:
                       ("pages.rune_2", r2)):
         if len(vals) != n_pages:
             raise rules.fail(key, f"must list one value per Page card ({n_pages})")
-    if n_pages > S.MAX_PAGES or n_pages < S.N_TOWNS:
-        raise rules.fail("pages.cost_blue", f"between {S.N_TOWNS} and {S.MAX_PAGES} cards")
     rows = rules["necronomicon.rows"]
     cols = rules["necronomicon.columns"]
     if rows * cols != ip[S.I_PAGE_TOKENS]:
@@ -200,8 +262,10 @@ def compile_params(rules: RulesData) -> TecParams:
     ip[S.I_COLS] = cols
     ip[S.I_LINE_CHAOS] = rules["necronomicon.chaos_per_line"]
     if ip[S.I_LINE_CHAOS] * (rows + cols) > ip[S.I_CHAOS]:
-        raise rules.fail("necronomicon.chaos_per_line", "more Chaos on the Necronomicon than "
-                         "components.chaos")
+        raise rules.fail("necronomicon.chaos_per_line",
+                         f"{ip[S.I_LINE_CHAOS]} per line x {rows + cols} rows and columns = "
+                         f"{ip[S.I_LINE_CHAOS] * (rows + cols)} Chaos on the Necronomicon, but "
+                         f"components.chaos is {ip[S.I_CHAOS]}")
 
     ip[S.I_TRANSLATE_DOWN] = 1 if rules["translate_face_down"] else 0
     ip[S.I_MOVE_EXACT] = 1 if rules["move_exact"] else 0

@@ -116,6 +116,7 @@ from simcore.tec.state import (
     I_ROWS,
     I_SEG_COLOUR,
     I_SEG_ICON,
+    I_SEG_TENTACLE,
     I_SEG_TOWN,
     I_SHAMBLERS,
     I_SHAMBLERS_PER_PLAYER,
@@ -560,10 +561,9 @@ def settle(st, rng, ip, pending, ev, evn):
 @njit(cache=True, _nrt=False, inline="always")
 def spin_wheel(st, rng, ip, ev, evn):
     """Spin: the pointer stops on a uniform segment (full turns, equal arcs; a line has
-    probability zero); the tentacle end is on the opposite segment."""
-    n = ip[I_N_SEGMENTS]
-    seg = rng_int(rng, n)
-    opp = (seg + n // 2) % n
+    probability zero); the tentacle end is ``wheel.tentacle_offset`` segments further on."""
+    seg = rng_int(rng, ip[I_N_SEGMENTS])
+    opp = ip[I_SEG_TENTACLE + seg]
     st[S_SPIN_SEG] = seg
     st[S_SPIN_TOWN] = ip[I_SEG_TOWN + seg]
     st[S_SPIN_ICON] = ip[I_SEG_ICON + seg]

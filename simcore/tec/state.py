@@ -86,6 +86,7 @@ I_N_SEGMENTS = _p.take()
 I_SEG_ICON = _p.take(MAX_SEGMENTS)
 I_SEG_COLOUR = _p.take(MAX_SEGMENTS)
 I_SEG_TOWN = _p.take(MAX_SEGMENTS)
+I_SEG_TENTACLE = _p.take(MAX_SEGMENTS)  # segment under the tentacle end, by pointer segment
 I_TOWN_SIDES = _p.take()  # 0 strategy, 1 random, 2 front, 3 back
 I_SIDE_ACTION = _p.take(N_TOWNS * 2)  # [card * 2 + side]
 I_SIDE_AMOUNT = _p.take(N_TOWNS * 2)
