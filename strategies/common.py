@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
+from numba.core.extending import intrinsic
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore.kernels import first_legal, rng_int
 
@@ -18,9 +21,37 @@ def count_legal(legal):
     return n
 
 
+@intrinsic
+def _popcount(typingctx, x):
+    """Set bits of an unsigned integer (LLVM's ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_bits(legal):
+    """The legal mask (at most 64 entries) as the bits of one integer; the loop vectorises."""
+    m = np.uint64(0)
+    for k in range(legal.shape[0]):
+        m |= np.uint64(legal[k] != 0) << np.uint64(k)
+    return m
+
+
 @njit(cache=True, _nrt=False)
 def uniform_legal(legal, rng):
-    """A legal choice, uniformly at random (-1 when none is legal)."""
+    """A legal choice, uniformly at random (-1 when none is legal): the r-th legal index for
+    r uniform below their number.  Masks of up to 64 entries are handled as bits, with no
+    branch per entry (which choices are legal is hard to predict)."""
+    if legal.shape[0] <= 64:
+        m = legal_bits(legal)
+        n = _popcount(m)
+        if n == 0:
+            return -1
+        r = rng_int(rng, np.int64(n))
+        for _ in range(r):
+            m &= m - np.uint64(1)
+        return np.int64(trailing_zeros(m))
     n = count_legal(legal)
     if n == 0:
         return -1
