@@ -38,7 +38,7 @@ def legal_bits(legal):
     return m
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def uniform_legal(legal, rng):
     """A legal choice, uniformly at random (-1 when none is legal): the r-th legal index for
     r uniform below their number.  Masks of up to 64 entries are handled as bits, with no
