@@ -161,12 +161,24 @@ def first_legal(legal):
     return -1
 
 
-@njit(cache=True, _nrt=False)
-def bag_total(counts):
+@njit(cache=True, _nrt=False, inline="always")
+def bag_draw_at(state, counts, first, n):
+    """``bag_draw`` on the bag held in ``counts[first:first + n]``, in place: a game keeps its
+    bag inside its state array, and an inline draw there needs no slice and no call (both
+    cost more than the draw)."""
     total = 0
-    for k in range(counts.shape[0]):
-        total += counts[k]
-    return total
+    for k in range(n):
+        total += counts[first + k]
+    if total <= 0:
+        return -1
+    r = rng_int(state, total)
+    for k in range(n):
+        c = counts[first + k]
+        if r < c:
+            counts[first + k] = c - 1
+            return k
+        r -= c
+    return -1  # unreachable when counts are non-negative
 
 
 @njit(cache=True, _nrt=False)
@@ -175,16 +187,7 @@ def bag_draw(state, counts):
 
     Returns the kind drawn (and removes it from ``counts``), or -1 when the bag is empty.
     """
-    total = bag_total(counts)
-    if total <= 0:
-        return -1
-    r = rng_int(state, total)
-    for k in range(counts.shape[0]):
-        if r < counts[k]:
-            counts[k] -= 1
-            return k
-        r -= counts[k]
-    return -1  # unreachable when counts are non-negative
+    return bag_draw_at(state, counts, 0, counts.shape[0])
 
 
 @njit(cache=True, _nrt=False)

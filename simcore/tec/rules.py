@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from simcore.kernels import bag_draw, first_legal, log_event, rng_int, shuffle
+from simcore.kernels import bag_draw_at, first_legal, log_event, rng_int, shuffle
 from simcore.tec.state import (
     A_ABILITY,
     A_BANISH,
@@ -415,7 +415,7 @@ def take_shambler(st, colour):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def place_shambler(st, t, colour, ev, evn):
     """TEC-SP-1 / TEC-ACC-3: put a Shambler (taken from the mat with the colour rule) on Town
     t's Shambler Track, bottom to top.  A full track is accursed: its Shamblers and this one
@@ -449,7 +449,7 @@ def place_shambler(st, t, colour, ev, evn):
 @njit(cache=True, _nrt=False, inline="always")
 def draw_one(st, rng):
     """TEC-D-2: pull one tentacle from the bag (kind, or -1 when it is empty)."""
-    return bag_draw(rng, st[S_BAG:S_BAG + N_KINDS])
+    return bag_draw_at(rng, st, S_BAG, N_KINDS)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -911,8 +911,13 @@ def reachable_towns(st, c, ip, legal):
     g = st[S_GOO_TOWN] if st[S_PHASE] == 1 else -1
     n = 0
     for direction in (1, -1):
+        d = frm
         for k in range(1, min(r, N_TOWNS - 1) + 1):
-            d = ring(frm + direction * k)
+            d += direction  # ring(frm + direction * k), without a division
+            if d == N_TOWNS:
+                d = 0
+            elif d < 0:
+                d = N_TOWNS - 1
             if d == g:
                 break
             if (not exact or k == r) and legal[A_MOVE + d] == 0:
