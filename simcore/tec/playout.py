@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from simcore.kernels import RNG_WORDS, log_event, rng_seed
+from simcore.kernels import RNG_WORDS, first_legal, log_event, rng_seed
 from simcore.tec.rules import (
     apply_action,
     ask,
@@ -145,9 +145,11 @@ def play_turn(st, hid, rng, ip, pending, decide, sp, legal, ev, evn):
     st[S_SCHOLAR_USED] = 0
     st[S_BRAWLER_USED] = 0
     for _ in range(ip[I_MAX_ACTIONS]):
-        legal_actions(st, hid, ip, legal)
+        n_legal = legal_actions(st, hid, ip, legal)
         st[S_CTX] = st[S_ACTIONS_LEFT]
-        a = ask(st, D_ACTION, legal, decide, sp, rng)
+        # one legal action (no action or Chaos left: only ending the turn) is no decision,
+        # so the strategy is not asked (about one action decision in ten)
+        a = first_legal(legal) if n_legal == 1 else ask(st, D_ACTION, legal, decide, sp, rng)
         if a == A_END:
             break
         if a != A_ABILITY:  # TEC-A-1: three actions, then one per Chaos tentacle spent

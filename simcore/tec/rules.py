@@ -1017,14 +1017,13 @@ def legal_actions(st, hid, ip, legal):
             return 1
         return n
     cap = ip[I_TEMP_CAP]
-    for k in range(N_COLOURS):
-        if st[tw(t) + T_MAD + k] > 0 and st[o + P_TEMP + k] < cap:
-            legal[A_COLLECT] = 1
-    if legal[A_COLLECT]:
-        n += 1
-    if shamblers_at(st, t) > 0:
-        legal[A_BANISH] = 1
-        n += 1
+    collect = False
+    for k in range(N_COLOURS):  # without branches: these change at every step
+        collect |= (st[tw(t) + T_MAD + k] > 0) & (st[o + P_TEMP + k] < cap)
+    banish = shamblers_at(st, t) > 0
+    legal[A_COLLECT] = collect
+    legal[A_BANISH] = banish
+    n += collect + banish
     if town_action_usable(st, hid, c, ip):
         legal[A_TOWN] = 1
         n += 1
