@@ -61,7 +61,8 @@ def actions_asked(tb):
 # ---- actions (A) -----------------------------------------------------------------------------
 def test_TEC_A_1_three_actions_then_one_per_chaos_spent():
     """TEC-A-1: up to three actions a turn, repeats allowed; each Chaos spent from the Chaos
-    Track buys one more."""
+    Track buys one more.  With no action and no Chaos left the turn ends: ending it is the
+    only legal choice, so the strategy is not asked."""
     for chaos in (0, 1, 2):
         tb = all_face_up(table(NEUTRAL, goo=0, chars=(2, 4)))
         calm_spin(tb, 0)
@@ -71,9 +72,9 @@ def test_TEC_A_1_three_actions_then_one_per_chaos_spent():
         tb.call(F_PLAY_TURN)
         acts = actions_asked(tb)
         assert len(tb.events(S.EV_MOVE)) == 3 + chaos
-        assert [a.ctx for a in acts] == [3, 2, 1] + [0] * (chaos + 1)
-        assert acts[-1].legal == {S.A_END}  # nothing left to pay with
-        assert all(S.A_MOVE + 3 in a.legal or S.A_MOVE + 2 in a.legal for a in acts[:-1])
+        assert [a.ctx for a in acts] == [3, 2, 1] + [0] * chaos
+        assert all(S.A_MOVE + 3 in a.legal or S.A_MOVE + 2 in a.legal for a in acts)
+        assert tb.legal_actions() == {S.A_END}  # nothing left to pay with: the turn ended
         assert tb["char0.chaos"] == 0 and tb["cnt_chaos_actions"] == chaos
         assert tb["supply.chaos"] == sup - 1 + chaos  # the spin's Chaos went to the Discard
         assert tb["cnt_actions"] == 3 + chaos
@@ -90,7 +91,7 @@ def test_TEC_A_2_ability_costs_no_action():
     disc = tb["disc.mad.fear"]
     tb.call(F_PLAY_TURN)
     acts = actions_asked(tb)
-    assert [a.ctx for a in acts] == [3, 3, 2, 1, 0]
+    assert [a.ctx for a in acts] == [3, 3, 2, 1]  # then only ending is legal: not asked
     assert S.A_ABILITY in acts[0].legal and S.A_ABILITY not in acts[1].legal
     assert tb["char0.temp.fear"] == 1 and tb["disc.mad.fear"] == disc + 1
     assert len(tb.events(S.EV_MOVE)) == 3 and tb["cnt_actions"] == 3
