@@ -16,6 +16,7 @@ from scipy import stats
 from simcore.kernels import (
     RNG_WORDS,
     bag_draw,
+    bag_draw_at,
     log_libm,
     max_of_dice,
     new_rng,
@@ -519,3 +520,30 @@ def test_sincos_turn_within_one_ulp_of_the_c_library():
         s, c = sincos_turn(x)
         assert abs(s - math.sin(x)) <= 1e-24 + 2e-16 * abs(math.sin(x))
         assert abs(c - math.cos(x)) <= 1e-24 + 2e-16 * abs(math.cos(x))
+
+
+@njit(cache=True)
+def draws_in_place(state, store, first, n, k):
+    out = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        out[i] = bag_draw_at(state, store, first, n)
+    return out
+
+
+@njit(cache=True)
+def draws_from_copy(state, bag, k):
+    out = np.empty(k, dtype=np.int64)
+    for i in range(k):
+        out[i] = bag_draw(state, bag)
+    return out
+
+
+def test_bag_draw_at_draws_in_place_what_bag_draw_draws():
+    """A bag kept inside a larger array (a game's state) is drawn exactly as the same bag on
+    its own, from the same stream, and nothing outside it is touched."""
+    store = np.array([9, 9, 3, 0, 5, 2, 9], dtype=np.int64)
+    bag = store[2:6].copy()
+    got = draws_in_place(new_rng(3, 0), store, 2, 4, 11)
+    want = draws_from_copy(new_rng(3, 0), bag, 11)
+    assert got.tolist() == want.tolist() and got[-1] == -1
+    assert store.tolist() == [9, 9, 0, 0, 0, 0, 9]
