@@ -1,5 +1,6 @@
 """Shared fixtures: small game counts everywhere; large runs belong in benchmarks."""
 
+import numba
 import pytest
 
 from simcore.registry import get_game
@@ -8,3 +9,11 @@ from simcore.registry import get_game
 @pytest.fixture(scope="session")
 def sticky():
     return get_game("sticky")
+
+
+@pytest.fixture
+def restore_threads():
+    """Put numba's thread count back after a test that changes it."""
+    before = numba.get_num_threads()
+    yield
+    numba.set_num_threads(before)

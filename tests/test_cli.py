@@ -3,24 +3,11 @@
 import json
 import re
 
-import numba
 import pytest
-from typer.testing import CliRunner
 
-from experiments.cli import app
+from tests.cli_support import invoke
 
-runner = CliRunner()
-
-
-@pytest.fixture(autouse=True)
-def restore_threads():
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
+pytestmark = pytest.mark.usefixtures("restore_threads")  # a test may change numba's threads
 
 
 def test_games_lists_sticky_with_settings_and_strategies():

@@ -17,13 +17,6 @@ CONFIGS = [
 ]
 
 
-@pytest.fixture
-def restore_threads():
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
 def as_array(recs):
     return recs.view(np.int64).reshape(len(recs), -1)
 

@@ -11,17 +11,14 @@ import re
 import shlex
 import shutil
 
-import numba
 import pytest
-from typer.testing import CliRunner
 
-from experiments.cli import app
 from simcore.registry import get_game
 from simcore.replay import replay_command, set_options
 from simcore.tec import state as S
+from tests.cli_support import invoke
 
 GAME = get_game("tec")
-runner = CliRunner()
 HINT = re.compile(r"^\s+first violation: playout (\d+) \(replay: (.*)\)$", re.M)
 
 CASES = [
@@ -37,15 +34,7 @@ CASES = [
 ]
 
 
-@pytest.fixture(autouse=True)
-def restore_threads():
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
-def invoke(args):
-    return runner.invoke(app, [str(a) for a in args])
+pytestmark = pytest.mark.usefixtures("restore_threads")  # a test may change numba's threads
 
 
 @pytest.mark.parametrize("options,rules_dir", CASES)
@@ -61,7 +50,7 @@ def test_check_hint_replays_the_offending_game(tmp_path, options, rules_dir):
         rules_path.parent.mkdir()
         shutil.copy(GAME.rules_file, rules_path)
         options += ["--rules", str(rules_path)]
-    r = invoke(["check", "tec", "--games", 500, "--seed", 3, "-q", *options])
+    r = invoke("check", "tec", "--games", 500, "--seed", 3, "-q", *options)
     assert r.exit_code == 1, r.output
     m = HINT.search(r.stdout)
     assert m, r.stdout
@@ -72,7 +61,7 @@ def test_check_hint_replays_the_offending_game(tmp_path, options, rules_dir):
     if rules_path is not None:
         assert argv[argv.index("--rules") + 1] == str(rules_path)
 
-    replayed = invoke(argv[1:])
+    replayed = invoke(*argv[1:])
     assert replayed.exit_code == 0, replayed.output
     text = replayed.stdout.rstrip("\n")
 
@@ -93,17 +82,17 @@ def test_check_hint_replays_the_offending_game(tmp_path, options, rules_dir):
     assert text == GAME.trace(config, 3, index, check=True) == GAME.trace(config, 3, index)
 
     # the hint as it was (seed and index only) replays a different game
-    bare = invoke(["trace", "tec", "--seed", 3, "--index", index])
+    bare = invoke("trace", "tec", "--seed", 3, "--index", index)
     assert bare.exit_code == 0 and bare.stdout.rstrip("\n") != text
     assert "the turn cap is reached" not in bare.stdout.splitlines()[-1]
 
 
 def test_json_first_violation_carries_the_same_hint():
     """``check --json`` names the playout with the same replay command."""
-    r = invoke(["check", "tec", "--games", 200, "--seed", 3, "--strategy", "random",
-                "--players", "3", "--goo", "yig", "--difficulty", "madness",
-                "--set", "characters=medium,occultist,professor", "--set", "max_turns=22",
-                "--json"])
+    r = invoke("check", "tec", "--games", 200, "--seed", 3, "--strategy", "random",
+               "--players", "3", "--goo", "yig", "--difficulty", "madness",
+               "--set", "characters=medium,occultist,professor", "--set", "max_turns=22",
+               "--json")
     assert r.exit_code == 1, r.output
     first = json.loads(r.stdout)["first_violation"]
     # the CLI puts --players, --goo and --difficulty after the --set options
@@ -151,5 +140,5 @@ def test_values_that_need_a_literal():
 
 def test_trace_check_needs_a_game_with_a_checker():
     """``trace --check`` replays under the rules checker; a game without one says so."""
-    r = invoke(["trace", "sticky", "--seed", 1, "--check"])
+    r = invoke("trace", "sticky", "--seed", 1, "--check")
     assert r.exit_code == 2 and "no rules checker" in r.output

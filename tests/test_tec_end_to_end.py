@@ -9,16 +9,12 @@ small numpy stand-in; these tests run the same commands on the real game at smal
 import json
 import re
 
-import numba
 import pandas as pd
 import pytest
-from typer.testing import CliRunner
 
 from experiments import load_sweep
 from experiments import run as run_api
-from experiments.cli import app
-
-runner = CliRunner()
+from tests.cli_support import invoke
 
 GOOS = ("nyarlathotep", "cthulhu")
 DIFFICULTIES = ("normal", "hard")
@@ -48,15 +44,7 @@ baseline = {{ difficulty = "normal" }}
 """
 
 
-@pytest.fixture(autouse=True)
-def restore_threads():
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
-def invoke(*args):
-    return runner.invoke(app, [str(a) for a in args])
+pytestmark = pytest.mark.usefixtures("restore_threads")  # a test may change numba's threads
 
 
 def test_sweep_command_writes_results_and_report(tmp_path):

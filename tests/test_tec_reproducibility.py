@@ -28,13 +28,6 @@ SETTINGS = [
 ]
 
 
-@pytest.fixture
-def restore_threads():
-    before = numba.get_num_threads()
-    yield
-    numba.set_num_threads(before)
-
-
 def as_array(recs: np.ndarray) -> np.ndarray:
     return recs.view(np.int64).reshape(len(recs), -1)
 

@@ -87,8 +87,6 @@ def compile_params(rules: RulesData) -> StickyParams:
     if players > rules["components.tentacles"]:
         raise rules.fail("players", f"{players} players need {players} sticky tentacles, "
                          f"but components.tentacles is {rules['components.tentacles']}")
-    if players > S.MAX_SEATS:
-        raise rules.fail("players", f"at most {S.MAX_SEATS} seats are supported")
     if kinds * colours + investigators > S.MAX_TOKENS:
         raise rules.fail("components.creature_kinds",
                          f"kinds x colours + investigators must be at most {S.MAX_TOKENS}")
