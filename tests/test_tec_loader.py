@@ -147,16 +147,19 @@ def test_players_at_most_the_supported_characters(tmp_path):
     assert names(msg, "players", f"at most {S.MAX_CHARS} characters")
 
 
-@pytest.mark.parametrize("overrides", [
-    {"components.madness_per_colour": 14},
-    {"setup.discard_madness_per_colour": 4},
-    {"setup.bag_madness_per_colour": 10},
+@pytest.mark.parametrize("overrides, blamed", [
+    ({"components.madness_per_colour": 14}, "components.madness_per_colour"),
+    ({"setup.discard_madness_per_colour": 4}, "setup.discard_madness_per_colour"),
+    ({"setup.shambler_mat_madness_per_colour": 5}, "setup.shambler_mat_madness_per_colour"),
+    ({"setup.bag_madness_per_colour": 10}, "setup.bag_madness_per_colour"),
 ])
-def test_setup_madness_must_fit_the_box(overrides):
-    """Bag + Shambler mat + Discard mat Madness of a colour at most the box's."""
+def test_setup_madness_must_fit_the_box(overrides, blamed):
+    """Bag + Shambler mat + Discard mat Madness of a colour at most the box's; the message
+    blames the count that was changed and shows each part."""
     msg = override_error(overrides)
-    assert names(msg, "setup.bag_madness_per_colour", "Madness of a colour",
-                 "components.madness_per_colour")
+    assert names(msg, blamed, "Madness of a colour", "components.madness_per_colour",
+                 "setup.bag_madness_per_colour ", "setup.shambler_mat_madness_per_colour ",
+                 "setup.discard_madness_per_colour ")
 
 
 @pytest.mark.parametrize("overrides, needed", [
@@ -368,6 +371,14 @@ def test_every_page_number_on_enough_cards():
     """Each row's number on at least ``columns`` cards, or the book can never be completed."""
     msg = override_error({k: without_fives(k) for k in TOKEN_KEYS})
     assert names(msg, "pages.token_1", "only 0 cards show page 5", "(5 needed)")
+
+
+def test_page_number_shortfall_blames_a_list_changed():
+    """A shortfall made by changing pages.token_2 and token_3 (token_1 left as it is) names
+    one of the lists changed, not token_1."""
+    msg = override_error({k: without_fives(k) for k in TOKEN_KEYS[1:]})
+    left = DEFAULTS["pages.token_1"].count(5)
+    assert names(msg, "pages.token_2", f"only {left} cards show page 5", "(5 needed)")
 
 
 @pytest.mark.parametrize("overrides", [

@@ -25,6 +25,18 @@ def _names_under(rules: RulesData, prefix: str) -> list[str]:
     return out
 
 
+TOKEN_KEYS = ("pages.token_1", "pages.token_2", "pages.token_3")
+
+
+def blamed(rules: RulesData, keys: tuple[str, ...]) -> str:
+    """The key a cross-field check blames: the first of ``keys`` that was overridden (the
+    likely cause), else the first."""
+    for k in keys:
+        if k in rules.overridden:
+            return k
+    return keys[0]
+
+
 # What the compiled engine can hold, whatever bounds a rules file declares (a user may edit
 # or widen them): (key or "prefix.*.suffix", lowest, highest, fewest entries, most entries).
 # A value beyond these would be written past its block of ``ip`` or index past an array in
@@ -115,9 +127,13 @@ def compile_params(rules: RulesData) -> TecParams:
     ip[S.I_SHAMBLERS_PER_PLAYER] = rules["setup.shamblers_per_player"]
     placed = ip[S.I_BAG_MADNESS] + ip[S.I_SMAT_MADNESS] + ip[S.I_DISC_MADNESS]
     if placed > ip[S.I_MADNESS]:
-        raise rules.fail("setup.bag_madness_per_colour",
-                         f"setup places {placed} Madness of a colour but only "
-                         f"components.madness_per_colour = {ip[S.I_MADNESS]} exist")
+        parts = ("setup.bag_madness_per_colour", "setup.shambler_mat_madness_per_colour",
+                 "setup.discard_madness_per_colour")
+        raise rules.fail(
+            blamed(rules, parts + ("components.madness_per_colour",)),
+            f"setup places {placed} Madness of a colour ("
+            + " + ".join(f"{k} {rules[k]}" for k in parts)
+            + f") but only components.madness_per_colour = {ip[S.I_MADNESS]} exist")
     eld = ip[S.I_BAG_ELDRITCH] + S.N_TOWNS * ip[S.I_TOWN_ELDRITCH]
     if eld > ip[S.I_ELDRITCH]:
         raise rules.fail("setup.bag_eldritch", f"setup needs {eld} Eldritch but "
@@ -225,7 +241,7 @@ def compile_params(rules: RulesData) -> TecParams:
            + len(track)] = track
 
     cb, cr, cg = rules["pages.cost_blue"], rules["pages.cost_red"], rules["pages.cost_green"]
-    t1, t2, t3 = rules["pages.token_1"], rules["pages.token_2"], rules["pages.token_3"]
+    t1, t2, t3 = (rules[k] for k in TOKEN_KEYS)
     r1, r2 = rules["pages.rune_1"], rules["pages.rune_2"]
     n_pages = len(cb)
     for key, vals in (("pages.cost_red", cr), ("pages.cost_green", cg), ("pages.token_1", t1),
@@ -256,8 +272,10 @@ def compile_params(rules: RulesData) -> TecParams:
                 ip[S.I_PAGE_RUNE + i * 3 + r] += 1
     for n in range(1, rows + 1):
         if supply[n] < cols:
-            raise rules.fail("pages.token_1", f"only {supply[n]} cards show page {n}: the "
-                             f"Necronomicon could never be completed ({cols} needed)")
+            raise rules.fail(
+                blamed(rules, TOKEN_KEYS + ("necronomicon.columns",)),
+                f"only {supply[n]} cards show page {n} (on pages.token_1/2/3): the "
+                f"Necronomicon could never be completed ({cols} needed)")
     ip[S.I_ROWS] = rows
     ip[S.I_COLS] = cols
     ip[S.I_LINE_CHAOS] = rules["necronomicon.chaos_per_line"]
