@@ -558,7 +558,7 @@ def test_sticky_user_rules_file_may_add_a_profile(sticky, tmp_path):
     profile = "\n".join(
         f'{k} = {{ value = {v}, source = "assumed", note = "Mine." }}'
         for k, v in (("reaction_min_s", 0.3), ("reaction_mean_s", 1.5), ("rethrow_s", 1),
-                     ("aim_sd_cm", 3), ("detach_s", 0.7)))
+                     ("aim_sd_cm", 3), ("detach_s", 0.7), ("notice_p", 0.85)))
     path = sticky_variant(tmp_path, "[profiles.beginner]",
                           f"[profiles.mine]\n{profile}\n\n[profiles.beginner]")
     config = sticky.configure({"seats": "mine"}, rules_path=path)

@@ -17,6 +17,7 @@ import pytest
 from numba import njit
 from scipy import stats
 
+from experiments.stats import wilson
 from simcore.kernels import new_rng
 from simcore.rules_data import RulesError
 from simcore.sticky.loader import curse_names
@@ -24,6 +25,7 @@ from simcore.sticky.playout import trace_game
 from simcore.sticky.rules import (
     INF,
     OFF,
+    RACE_GAVE_UP,
     RACE_LOST,
     RACE_MISHAP,
     RACE_SCORED,
@@ -58,6 +60,7 @@ from simcore.sticky.state import (
     EV_ROLL,
     EV_SHAKE,
     EV_THROW,
+    EV_TIE,
     EV_TOKEN,
     EV_VOID,
     EV_WIDTH,
@@ -77,6 +80,7 @@ from simcore.sticky.state import (
     NO_CURSE,
     O_CAP,
     O_WIN,
+    R_INV_HITS,
     R_SIZE,
     R_TURNS,
     R_VOID,
@@ -182,11 +186,17 @@ def split_turns(ev):
 
 def turn_winner(events):
     """(seat, scored) of the seat that ended the turn, or None for a void turn.  Seats are
-    raced one after another and a detach is logged only when it beats the best so far, so the
-    last detach logged is the winner's."""
+    raced one after another and a detach is logged only when it does not lose to the best so
+    far, so the last detach logged is the winner's, unless several tied (EV_TIE names the
+    seat the tie went to)."""
     detaches = [e for e in events if e[0] == EV_DETACH]
     if not detaches:
         return None
+    ties = [e for e in events if e[0] == EV_TIE]
+    if ties:
+        seat = int(ties[-1][1])
+        mine = [e for e in detaches if e[1] == seat and e[2] == detaches[-1][2]]
+        return seat, int(mine[-1][3])
     return int(detaches[-1][1]), int(detaches[-1][3])
 
 
@@ -437,6 +447,31 @@ def test_STK_T_2_roller_head_start(sticky):
         assert plain >= p.skill[1, 0]  # never below the profile's minimum reaction time
 
 
+@pytest.mark.parametrize("players", [2, 4])
+def test_STK_T_2_exact_ties_go_to_a_tied_seat_at_random(sticky, players):
+    """STK-T-2: with constant reaction times and every throw hitting, all seats finish at the
+    same instant every turn.  The rules favour no one, so the tie goes to a tied seat at
+    random (logged as EV_TIE), not to the roller or the first seat raced."""
+    config = configure(sticky, {
+        "players": players, "profiles.average.reaction_mean_s": 0.45,
+        "profiles.average.aim_sd_cm": 0.0, "components.investigators": 0})
+    recs = sticky.run_batch(config, 3, 0, 600)
+    turns = int(recs["turns"].sum())
+    roller = wilson(int(recs["roller_wins"].sum()), turns, z=3.29)
+    assert roller.lo <= 1 / players <= roller.hi
+    seat_wins = [int((recs["winner"] == s).sum()) for s in range(players)]
+    assert stats.chisquare(seat_wins).pvalue > ALPHA
+    rec, ev = replay(config, 3, 0)
+    for _, events in split_turns(ev):
+        ties = [e for e in events if e[0] == EV_TIE]
+        assert len(ties) == 1 and ties[0][2] == players  # every seat tied
+        seat, _ = turn_winner(events)
+        assert seat == ties[0][1]
+        got = [e for e in events if e[0] == EV_TOKEN]
+        assert all(e[1] == seat for e in got)
+    assert "finish at the same instant" in sticky.trace(config, 3, 0)
+
+
 def test_STK_T_3_shake_off_investigators(sticky):
     """STK-T-3: stuck Investigators may only be shaken off (each shake drops each stuck token,
     the target too, with chance shake_drop_p), never removed by hand."""
@@ -446,10 +481,10 @@ def test_STK_T_3_shake_off_investigators(sticky):
     curse_of = np.full(MAX_SEATS, NO_CURSE, dtype=np.int64)
     ev = np.zeros((1000, EV_WIDTH), dtype=np.int64)
 
-    def shake(config, decide, n_inv, n_oth, extra=False, t=2.0, tf=1.0, seed=0):
+    def shake(config, decide, n_inv, n_oth, extra=False, t=2.0, tf=1.0, seed=0, best=INF):
         evn = np.zeros(1, dtype=np.int64)
         out = shake_off(new_rng(seed, 0), decide, config.strategy.values, view, legal, 0,
-                        tokens, curse_of, n_inv, n_oth, extra, t, tf, ev, evn,
+                        tokens, curse_of, n_inv, n_oth, extra, t, tf, best, ev, evn,
                         config.params.fp, config.params.ip)
         return out, ev[:evn[0]].copy()
 
@@ -466,6 +501,10 @@ def test_STK_T_3_shake_off_investigators(sticky):
     never = configure(sticky, {"turn.shake_drop_p": 0.0, "max_throws": 7})
     (t, held, left, shakes), events = shake(never, honest, 1, 0)
     assert (held, left, shakes) == (False, 1, 7) and len(events) == 7
+    # only the shakes begun before the turn ended (``best``) are counted: 2.0, 2.8, 3.6, 4.4
+    shake_s = never.params.fp[F_SHAKE_S]
+    (t, held, left, shakes), events = shake(never, honest, 1, 0, best=2.0 + 3.5 * shake_s)
+    assert (held, left, shakes) == (False, 1, 4) and len(events) == 7
     # drop chance p, one Investigator: success = target kept while the Investigator falls
     p = 0.6
     config = configure(sticky, {"turn.shake_drop_p": p})
@@ -537,6 +576,60 @@ def test_STK_T_5_investigator_on_tentacle_cancels_token(sticky, gap, expected):
     assert len(detach) == 1 and detach[0][3] == (0 if expected == RACE_MISHAP else 1)
 
 
+@pytest.mark.parametrize("notice", [0.0, 1.0])
+def test_STK_T_5_an_unnoticed_investigator_comes_off_with_the_creature(sticky, notice):
+    """STK-T-5 with the skill profile's notice_p: a player who does not notice the
+    Investigator stuck with the target detaches both (a mishap, whatever the strategy); one
+    who notices it asks the strategy (honest shakes it off)."""
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 0.0,
+                                "profiles.average.notice_p": notice, "turn.shake_drop_p": 0.0,
+                                "max_throws": 3})
+    p = config.params
+    b = Board(p)
+    target = b.put(creature_index(0, 0, p.ip), 20.0, 20.0)
+    b.put(0, 23.0, 20.0)  # an Investigator within reach of a dead-centre throw
+    out = run_race(config, b, target, t=1.5)
+    assert out.inv_hits >= 1
+    if notice == 0.0:
+        assert out.result == RACE_MISHAP and out.shakes == 0
+        detach = [e for e in out.events if e[0] == EV_DETACH]
+        assert len(detach) == 1 and detach[0][3] == 0 and detach[0][4] == 1  # unnoticed
+        assert out.t == pytest.approx(1.5 + p.skill[0, SK_DETACH])
+    else:  # shaken until max_throws (nothing falls at drop 0), never detached with it
+        assert out.result == RACE_GAVE_UP and out.shakes > 0
+        assert not any(e[0] == EV_DETACH for e in out.events)
+
+
+def test_STK_T_5_mishaps_happen_at_the_defaults(sticky):
+    """STK-T-5 at the defaults: honest players shake off every Investigator they notice, yet
+    the ones they miss make mishaps, fewer for players who notice more."""
+    recs = sticky.run_batch(configure(sticky), 1, 0, 2000)
+    assert recs["mishaps"].sum() > 0
+    sharp = sticky.run_batch(configure(sticky, {"profiles.average.notice_p": 1.0}), 1, 0, 2000)
+    assert sharp["mishaps"].sum() == 0
+    assert recs["mishaps"].mean() > 0.02
+
+
+def test_STK_T_3_investigator_hits_and_shakes_counted_only_before_the_turn_ends(sticky):
+    """STK-T-3/T-5 records: seats are raced one after another, so one raced early may throw
+    (in the simulation) after another seat has already ended the turn.  Investigator hits and
+    shakes are counted only up to the turn's end, what happened at the table."""
+    config = configure(sticky, {"components.investigators": 10})
+    hits_seen = 0
+    for index in range(40):
+        rec, ev = replay(config, 5, index)
+        hits = 0
+        for _, events in split_turns(ev):
+            end = min((e[2] for e in events if e[0] == EV_DETACH), default=None)
+            if end is None:
+                continue
+            hits += sum(1 for e in events
+                        if e[0] == EV_THROW and e[3] == 1 and e[5] > 0 and e[2] <= end)
+        assert rec[R_INV_HITS] == hits
+        hits_seen += hits
+    assert hits_seen > 20
+
+
 def test_STK_T_5_mishap_turns_award_no_token(sticky):
     """STK-T-5 over whole games: every turn ends with a token, a mishap, or nobody."""
     config = configure(sticky, {"components.investigators": 10, "strategy.block_at": 100},
@@ -559,7 +652,8 @@ def test_STK_T_5_mishap_turns_award_no_token(sticky):
 def test_STK_T_6_investigator_without_the_target_costs_nothing(sticky):
     """STK-T-6: a throw that catches only an Investigator is just a miss: the seat throws
     again, loses nothing, and it is not counted as an Investigator hit."""
-    config = configure(sticky, {"sixth_colour_face": "any", "profiles.average.aim_sd_cm": 2.0})
+    config = configure(sticky, {"sixth_colour_face": "any", "profiles.average.aim_sd_cm": 2.0,
+                                "profiles.average.notice_p": 1.0})
     p = config.params
     b = Board(p)
     kind = 1
@@ -612,20 +706,23 @@ def test_STK_T_7_turn_goes_on_until_someone_puts_the_creature_back(sticky):
     b = Board(p)
     target = b.put(creature_index(3, 1, p.ip), 20.0, 20.0)
     out = run_race(config, b, target, max_throws=5)
-    assert (out.t, out.result, out.caught) == (INF, RACE_LOST, -1)
+    assert (out.result, out.caught) == (RACE_GAVE_UP, -1)
     codes = [e[0] for e in out.events]
     assert codes == [EV_THROW] * 5 + [EV_GIVE_UP]
+    assert int(out.t * 1000.0) == out.events[-1][2] > out.events[-2][2]  # when it stopped
     # the target falls off at every shake: the seat keeps throwing after each fall
-    config = configure(sticky, {"profiles.average.aim_sd_cm": 0.0, "turn.shake_drop_p": 1.0})
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 0.0, "turn.shake_drop_p": 1.0,
+                                "profiles.average.notice_p": 1.0})
     b = Board(config.params)
     target = b.put(creature_index(3, 1, config.params.ip), 20.0, 20.0)
     b.put(2, 23.0, 20.0)
     out = run_race(config, b, target, max_throws=4)
-    assert out.result == RACE_LOST
+    assert out.result == RACE_GAVE_UP
     codes = [e[0] for e in out.events]
     assert codes == [EV_THROW, EV_SHAKE] * 4 + [EV_GIVE_UP]
     # with half the tokens falling per shake, the seat eventually scores
-    config = configure(sticky, {"profiles.average.aim_sd_cm": 0.0, "turn.shake_drop_p": 0.5})
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 0.0, "turn.shake_drop_p": 0.5,
+                                "profiles.average.notice_p": 1.0})
     fell_then_scored = 0
     for seed in range(30):
         out = run_race(config, b, target, seed=seed)
@@ -815,6 +912,30 @@ def test_STK_C_1_curse_binds_the_following_turns(sticky):
     assert _second_token_goes_elsewhere(sticky, cheat, "cheater") < 0.7
 
 
+def test_STK_C_1_no_token_no_obligation_in_the_race(sticky):
+    """STK-C-1 "If you have no Deep One token, you are not obliged to respect your Curse": a
+    Curse holder left with no token (caught ignoring it) races free of it.  Every card here
+    delays the first throw by 20 s, so a bound seat could not throw before then."""
+    names = curse_names(sticky.default_rules())
+    config = configure(sticky, {
+        "curses": True, "turn.curse_catch_scale": 10.0,  # an ignored Curse is always caught
+        "strategy.ignore_p": 1.0, "strategy.max_catch_p": 1.0,
+        **{f"curse.{n}.delay_s": 20.0 for n in names}}, "cheater")
+    free_turns = 0
+    for index in range(30):
+        rec, ev = replay(config, 6, index)
+        for _, events in split_turns(ev):
+            for e in events:
+                if e[0] == EV_CURSE_FREE:
+                    seat = e[1]
+                    first = min((x[2] for x in events if x[0] == EV_THROW and x[1] == seat),
+                                default=None)  # (none when it could not beat the winner)
+                    if first is not None:
+                        free_turns += 1
+                        assert first < 20_000
+    assert free_turns > 20
+
+
 def test_STK_C_2_new_curse_sends_the_old_one_under_the_pile(sticky):
     """STK-C-2: the pile is a queue: draws come off the top, old Curses go underneath."""
     rng = np.random.default_rng(5)
@@ -974,9 +1095,11 @@ def test_STK_C_4_to_15_curse_card_effect(sticky, clause, card, text):
     assert p.phit[seat, 0] == pytest.approx(-np.expm1(-reach**2 / (2 * aim**2)))
     assert p.phit[seat, 1 + c] == pytest.approx(-np.expm1(-reach**2 / (2 * (aim * af) ** 2)))
 
-    # the race on a lone target with the same stream, cursed versus not
+    # the race on a target with no token within reach, with the same stream, cursed versus
+    # not; the nearest other Creature lies 10 cm away
     b = Board(p)
     target = b.put(creature_index(4, 2, p.ip), 30.0, 25.0)
+    mate = b.put(creature_index(0, 0, p.ip), 40.0, 25.0)
     more_throws = 0
     for seed in range(40):
         free = run_race(config, b, target, seat=seat, t=1.0, seed=seed)
@@ -984,9 +1107,15 @@ def test_STK_C_4_to_15_curse_card_effect(sticky, clause, card, text):
         n_free = sum(1 for e in free.events if e[0] == EV_THROW)
         n_under = sum(1 for e in under.events if e[0] == EV_THROW)
         assert free.result == RACE_SCORED
-        if extra:  # the target alone never scores: the seat throws until it gives up
-            assert under.result == RACE_LOST and under.t == INF
-            assert n_under == p.ip[I_MAX_THROWS]
+        if extra:  # the target alone does not score: after hitting it the seat throws at
+            # the nearest other Creature, and scores once that one comes along too
+            assert under.result == RACE_SCORED and under.caught == target
+            assert n_under >= n_free + 1 and under.t > free.t
+            aimed = [e[6] for e in under.events if e[0] == EV_THROW]
+            first_hit = next(k for k, e in enumerate(
+                [e for e in under.events if e[0] == EV_THROW]) if e[3] == 1)
+            assert set(aimed[:first_hit + 1]) == {target}
+            assert set(aimed[first_hit + 1:]) == {mate}
             continue
         assert under.result == RACE_SCORED
         assert n_under >= n_free  # a wider aim never hits sooner on the same stream
@@ -1011,17 +1140,50 @@ def test_STK_C_4_to_15_curse_card_effect(sticky, clause, card, text):
 
 
 def test_STK_C_9_extra_creature_needs_company_on_the_tentacle(sticky):
-    """STK-C-9 (extra_creature): with the target alone on a forced hit, the cursed seat must
-    throw again; an uncursed seat scores at once."""
+    """STK-C-9 (extra_creature): with the target alone on a forced hit, the cursed seat keeps
+    it on the tentacle and throws at the nearest other Creature; it scores (the designated
+    Creature) once that one sticks too.  With no other Creature on the table it cannot score
+    this turn.  An uncursed seat scores at once."""
     config = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 0.0,
-                                "max_throws": 6})
+                                "max_throws": 6, "profiles.average.notice_p": 1.0})
     p = config.params
     c = list(p.curse_names).index("extra_creature")
+    detach = p.skill[0, SK_DETACH]
+    rethrow = config.rules["profiles.average.rethrow_s"]
     b = Board(p)
     target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
     plain = run_race(config, b, target, t=1.0)
-    assert plain.result == RACE_SCORED and plain.t == pytest.approx(1.0 + p.skill[0, SK_DETACH])
-    cursed = run_race(config, b, target, t=1.0, cursed=c)
-    assert cursed.result == RACE_LOST
-    assert [e[0] for e in cursed.events] == [EV_THROW] * 6 + [EV_GIVE_UP]
-    assert all(e[3] == 1 for e in cursed.events if e[0] == EV_THROW)  # every throw hit
+    assert plain.result == RACE_SCORED and plain.t == pytest.approx(1.0 + detach)
+    # no other Creature anywhere: the turn cannot be scored, so the seat stops at once
+    alone = run_race(config, b, target, t=1.0, cursed=c)
+    assert alone.result == RACE_GAVE_UP
+    assert [e[0] for e in alone.events] == [EV_THROW, EV_GIVE_UP]
+    # the nearest of two other Creatures is thrown at next (aim 0: every throw hits)
+    near = b.put(creature_index(2, 1, p.ip), 16.0, 10.0)
+    b.put(creature_index(3, 3, p.ip), 10.0, 30.0)
+    for seed in range(10):
+        out = run_race(config, b, target, t=1.0, cursed=c, seed=seed)
+        throws = [e for e in out.events if e[0] == EV_THROW]
+        assert out.result == RACE_SCORED and out.caught == target
+        assert [(e[3], e[6]) for e in throws] == [(1, target), (1, near)]
+        gap = throws[1][2] / 1000.0 - 1.0
+        assert rethrow * 0.5 - 1e-3 <= gap <= rethrow * 1.5 + 1e-3
+        assert out.t == pytest.approx(1.0 + gap + detach, abs=2e-3)
+    # what comes along with the second Creature counts too: an Investigator beside it
+    b.put(0, 19.0, 10.0)
+    out = run_race(config, b, target, t=1.0, cursed=c, decide=always_detach)
+    assert out.result == RACE_MISHAP and out.inv_hits == 1
+
+
+def test_STK_C_9_the_creature_on_the_tentacle_is_not_picked_up_again():
+    """STK-C-9: the designated Creature, already on the tentacle, is left out of the tokens a
+    throw at the second Creature can pick up (find_neighbours' ``skip``)."""
+    from simcore.registry import get_game
+
+    p = get_game("sticky").configure().params
+    b = Board(p)
+    target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
+    mate = b.put(creature_index(2, 1, p.ip), 15.0, 10.0)
+    nbr = np.zeros(MAX_TOKENS, dtype=np.int64)
+    assert find_neighbours(b.px, b.py, mate, nbr, False, p.fp, p.ip) == 1 and nbr[0] == target
+    assert find_neighbours(b.px, b.py, mate, nbr, False, p.fp, p.ip, target) == 0

@@ -47,7 +47,9 @@ class Sticky(Game):
         return out
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
-        turns = df["turns"].clip(lower=1)
+        # pooled over all turns: a mean of per-game shares would weigh a short game's turns
+        # more, and short games are those where one seat kept winning (and rolling)
+        turns = max(int(df["turns"].sum()), 1)
         return {
             "game_minutes_mean": float(df["game_ms"].mean() / 60000.0),
             "mishaps_per_game": float(df["mishaps"].mean()),
@@ -55,7 +57,7 @@ class Sticky(Game):
             "curse_cheats_per_game": float(df["curse_cheats"].mean()),
             "curse_penalties_per_game": float(df["curse_penalties"].mean()),
             "void_turns_per_game": float(df["void_turns"].mean()),
-            "roller_wins_share_of_turns": float((df["roller_wins"] / turns).mean()),
+            "roller_wins_share_of_turns": float(df["roller_wins"].sum() / turns),
         }
 
     def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:

@@ -70,6 +70,7 @@ ENGINE_LIMITS: tuple[Limit, ...] = (
     ("profiles.*.rethrow_s", 1e-3, None, None, None),
     ("profiles.*.aim_sd_cm", 0.0, None, None, None),
     ("profiles.*.detach_s", 0.0, None, None, None),
+    ("profiles.*.notice_p", 0.0, 1.0, None, None),
     ("curse.*.time_factor", 1e-3, None, None, None),
     ("curse.*.aim_factor", 0.0, None, None, None),
     ("curse.*.delay_s", 0.0, None, None, None),

@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, types
 
-from simcore.kernels import RNG_WORDS, rng_load, rng_save, rng_seed, shuffle
+from simcore.kernels import RNG_WORDS, rng_load, rng_save, rng_seed, rng_uniform_v, shuffle
 from simcore.sticky.rules import (
     INF,
+    RACE_GAVE_UP,
     RACE_LOST,
     RACE_SCORED,
     caught_ignoring,
@@ -34,6 +35,7 @@ from simcore.sticky.state import (
     EV_PENALTY,
     EV_ROLL,
     EV_SETUP,
+    EV_TIE,
     EV_TOKEN,
     EV_VOID,
     EV_WIN,
@@ -95,15 +97,19 @@ def new_workspace(n_curses):
     cursed_now = np.zeros(MAX_SEATS, dtype=np.int64)
     aim_at = np.zeros(MAX_SEATS, dtype=np.int64)
     start_k = np.zeros(MAX_SEATS, dtype=np.float64)
+    nbr2 = np.empty(MAX_TOKENS, dtype=np.int64)
+    raced_st = np.zeros((MAX_SEATS, 4), dtype=np.uint64)  # each seat's stream as its race began
+    raced_n = np.zeros((MAX_SEATS, 2), dtype=np.int64)  # the counters it added
+    scratch = np.zeros(2, dtype=np.int64)
     return (px, py, nbr, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
-            start_t, order, cursed_now, aim_at, start_k)
+            start_t, order, cursed_now, aim_at, start_k, nbr2, raced_st, raced_n, scratch)
 
 
 @njit(cache=True, _nrt=False)
 def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
     """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout)."""
     (px, py, nbr, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
-     start_t, order, cursed_now, aim_at, start_k) = ws
+     start_t, order, cursed_now, aim_at, start_k, nbr2, raced_st, raced_n, scratch) = ws
     counters[0] = 0
     counters[1] = 0
     players = ip[I_PLAYERS]
@@ -196,28 +202,65 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         winner = -1
         result = RACE_LOST
         won_target = -1
+        n_tied = 0  # seats finishing exactly at ``best``
+        best_k = 0  # race position at which ``best`` was last lowered
+        gave_up_t = 0.0
         for k in range(players):
             s = order[k]
-            if start_t[s] >= best:
+            if start_t[s] > best:
                 break
             any_kind = -1
             if choose:
                 any_kind = kind
                 n_nbr = find_neighbours(px, py, aim_at[s], nbr, True, fp, ip)
+            raced_st[k, 0], raced_st[k, 1], raced_st[k, 2], raced_st[k, 3] = st
+            hits0 = counters[0]
+            shakes0 = counters[1]
             t, res, caught, st = race_v(
-                st, rng, decide, sp, view, legal, px, py, nbr, n_nbr, aim_at[s], any_kind, s,
-                start_t[s], cursed_now[s], tokens, curse_of, skill, curse, phit, best, counters,
-                ev, evn, fp, ip, max_throws)
-            if t < best:
+                st, rng, decide, sp, view, legal, px, py, nbr, nbr2, n_nbr, aim_at[s],
+                any_kind, s, start_t[s], cursed_now[s], tokens, curse_of, skill, curse, phit,
+                best, counters, ev, evn, fp, ip, max_throws)
+            raced_n[k, 0] = counters[0] - hits0
+            raced_n[k, 1] = counters[1] - shakes0
+            if res == RACE_GAVE_UP:
+                gave_up_t = max(gave_up_t, t)
+            elif t < best:
                 best = t
+                best_k = k
                 winner = s
                 result = res
                 won_target = caught
-        if winner < 0:  # everyone gave up: the turn is void and the dice stay
-            rec[R_VOID] += 1
-            log(ev, evn, EV_VOID, turn + 1, 0, 0, 0, 0, 0, 0)
-            continue
-        game_s += fp[F_ROLL_S] + best
+                n_tied = 1
+            elif t == best:
+                # STK-T-2 says nothing of ties: an exact tie (possible only with constant
+                # times) goes to one of the tied seats at random, not to the first raced
+                n_tied += 1
+                u, st = rng_uniform_v(st)
+                if u * n_tied < 1.0:
+                    winner = s
+                    result = res
+                    won_target = caught
+        if n_tied > 1:
+            log(ev, evn, EV_TIE, winner, n_tied, int(best * 1000.0), 0, 0, 0, 0)
+        # A seat raced before the one that set ``best`` counted its Investigator hits and
+        # shakes up to the finish it had to beat then, later than the turn's end: race it
+        # again from the same stream to the turn's end, counting only what happened by then.
+        # (Seats are raced in order of start time, so only those can have gone past it.)
+        if best < INF:
+            for k in range(best_k):
+                if raced_n[k, 0] > 0:  # (a seat shakes only after such a hit)
+                    s = order[k]
+                    if choose:
+                        n_nbr = find_neighbours(px, py, aim_at[s], nbr, True, fp, ip)
+                    scratch[0] = 0
+                    scratch[1] = 0
+                    race_v((raced_st[k, 0], raced_st[k, 1], raced_st[k, 2], raced_st[k, 3]),
+                           rng, decide, sp, view, legal, px, py, nbr, nbr2, n_nbr, aim_at[s],
+                           kind if choose else -1, s, start_t[s], cursed_now[s], tokens,
+                           curse_of, skill, curse, phit, best, scratch, None, evn, fp, ip,
+                           max_throws)
+                    counters[0] += scratch[0] - raced_n[k, 0]
+                    counters[1] += scratch[1] - raced_n[k, 1]
         # STK-C-3: a seat caught ignoring its Curse loses a token (before this turn's token)
         if curses_on:
             rng_save(rng, st)
@@ -228,6 +271,12 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                         rec[R_PENALTIES] += 1
                     log(ev, evn, EV_PENALTY, s, curse_of[s], tokens[s], 0, 0, 0, 0)
             st = rng_load(rng)
+        if winner < 0:  # everyone gave up: the turn is void and the dice stay
+            rec[R_VOID] += 1
+            game_s += fp[F_ROLL_S] + gave_up_t
+            log(ev, evn, EV_VOID, turn + 1, 0, 0, 0, 0, 0, 0)
+            continue
+        game_s += fp[F_ROLL_S] + best
         if winner == roller:
             rec[R_ROLLER_WINS] += 1
         if result == RACE_SCORED:  # STK-T-5

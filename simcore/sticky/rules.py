@@ -61,9 +61,11 @@ from simcore.sticky.state import (
     I_PLAYERS,
     I_SIXTH_ANY,
     I_TO_WIN,
+    MAX_TOKENS,
     NO_CURSE,
     SK_AIM,
     SK_DETACH,
+    SK_NOTICE,
     SK_REACT_MEAN,
     SK_REACT_MIN,
     SK_RETHROW,
@@ -88,6 +90,7 @@ INF = 1.0e300
 RACE_LOST = 0  # someone else finished first, or the seat gave up
 RACE_SCORED = 1  # detached the target cleanly
 RACE_MISHAP = 2  # detached the target with an Investigator aboard: turn ends, no token
+RACE_GAVE_UP = 3  # max_throws spent without finishing (the time returned is when it stopped)
 
 
 log = log_event  # the shared trace logger (simcore.kernels)
@@ -265,10 +268,11 @@ def near_mask(px, py, n, x, y, lim):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def find_neighbours(px, py, target, nbr, everywhere, fp, ip):
+def find_neighbours(px, py, target, nbr, everywhere, fp, ip, skip=-1):
     """Tokens that can stick together with ``target``: centres within twice the catch radius
     (a throw that hits the target lands within one radius of it), or every other token when
     ``everywhere`` (a miss can still catch another Creature of the kind on the special face).
+    Token ``skip`` (one already on the tentacle; -1: none) is left out too.
     They are listed in ``nbr`` in increasing order; returns how many.
     """
     reach = fp[F_REACH] + fp[F_TOKEN_R]
@@ -277,6 +281,8 @@ def find_neighbours(px, py, target, nbr, everywhere, fp, ip):
     ty = py[target]
     m = near_mask(px, py, n_tokens(ip), tx, ty, lim)
     m &= ~(np.uint64(1) << np.uint64(target))  # leave the target itself out
+    if skip >= 0:
+        m &= ~(np.uint64(1) << np.uint64(skip))
     k = 0
     while m != 0:
         nbr[k] = trailing_zeros(m)
@@ -292,6 +298,26 @@ def investigator_clearance(px, py, target, fp, ip):
     if n_inv == 0:
         return INF
     return math.sqrt(nearest_d2(px, py, n_inv, px[target], py[target])) - 2.0 * fp[F_TOKEN_R]
+
+
+@njit(cache=True, _nrt=False)
+def nearest_creature(px, py, token, ip):
+    """The Creature on the table nearest to ``token`` (-1: none), for the extra_creature
+    Curse (STK-C-9): the one a player holding ``token`` on the tentacle throws at next."""
+    best = -1
+    best_d2 = INF
+    x = px[token]
+    y = py[token]
+    for j in range(ip[I_INVESTIGATORS], n_tokens(ip)):
+        if j == token or px[j] >= 0.5 * OFF:
+            continue
+        dx = px[j] - x
+        dy = py[j] - y
+        d2 = dx * dx + dy * dy
+        if d2 < best_d2:
+            best = j
+            best_d2 = d2
+    return best
 
 
 # ---- the decision view --------------------------------------------------------------------
@@ -345,22 +371,25 @@ def curse_choice(decide, sp, rng, view, legal, seat, tokens, curse_of, curse, fp
 # ---- one seat's race (STK-T-2..7) -------------------------------------------------------
 @njit(cache=True, _nrt=False)
 def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, n_inv, n_oth, extra, t, tf,
-              ev, evn, fp, ip):
+              best, ev, evn, fp, ip):
     """STK-T-3: the target is stuck with Investigators; shake (each shake drops each stuck
     token, the target too, with chance shake_drop_p) until they are gone, or detach anyway.
-    Returns (time, target still held and scorable, investigators left, shakes).
+    Returns (time, target still held and scorable, investigators left, shakes begun before
+    ``best``, when the turn may already have ended).
     A player gives up shaking after max_throws shakes and lets the target go (STK-T-7 made
     finite: with shake_drop_p = 0 nothing ever falls)."""
     drop = fp[F_SHAKE_DROP]
     shakes = 0
+    counted = 0
     while n_inv > 0 and shakes < ip[I_MAX_THROWS]:
         fill_view(view, D_INVESTIGATOR, seat, tokens, curse_of, ip)
         view[V_STUCK_INVESTIGATORS] = n_inv
         view[V_STUCK_CREATURES] = n_oth
         view[V_SHAKE_DROP] = drop
         if ask(decide, view, legal, 2, sp, rng) == A_DETACH:
-            return t, True, n_inv, shakes
+            return t, True, n_inv, counted
         shakes += 1
+        counted += t < best
         t += fp[F_SHAKE_S] * tf
         kept = rng_uniform(rng) >= drop
         left = 0
@@ -375,10 +404,10 @@ def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, n_inv, n_oth
         n_oth = oth
         log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), 1 if kept else 0, n_inv, n_oth, 0, 0)
         if not kept or (extra and n_oth == 0):
-            return t, False, n_inv, shakes
+            return t, False, n_inv, counted
     if n_inv > 0:
-        return t, False, n_inv, shakes
-    return t, True, 0, shakes
+        return t, False, n_inv, counted
+    return t, True, 0, counted
 
 
 # ---- throws ----------------------------------------------------------------------------
@@ -449,7 +478,7 @@ def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_h
     tx = px[target]
     ty = py[target]
     for k in range(max_throws):
-        if t >= best:
+        if t > best:  # (a finish exactly at ``best`` is a tie, settled by the caller)
             return t, False, k, 0, 0, -1, st
         u, st = rng_uniform_v(st)
         hit = u < p_hit
@@ -524,18 +553,20 @@ def first_throw_time(rng, seat, is_roller, cursed, skill, curse, fp):
 
 @njit(cache=True, _nrt=False, inline="always")
 def race_v(
-    st, rng, decide, sp, view, legal, px, py, nbr, n_nbr, target, any_kind, seat, t, cursed,
-    tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip, max_throws,
+    st, rng, decide, sp, view, legal, px, py, nbr, nbr2, n_nbr, target, any_kind, seat, t,
+    cursed, tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip, max_throws,
 ):
     """Play seat ``seat``'s turn from its first throw at time ``t``: throw at ``target``
     until it detaches a Creature that ends the turn, or it cannot beat ``best`` (the
-    earliest finish found so far).
+    earliest finish found so far; a finish exactly at ``best`` is returned, a tie).
 
     ``any_kind`` >= 0 when any Creature of that kind counts; ``cursed`` is the Curse card
     the seat respects this turn (or NO_CURSE); ``phit[seat, 1 + cursed]`` the chance that
-    one of its throws hits.  Returns (finish time, RACE_* result, token caught, rng state);
-    ``counters`` gathers [investigator hits, shakes].  The generator state is the value
-    ``st``; ``rng`` is its array, used only to hand the strategy the current state.
+    one of its throws hits.  Returns (finish time, RACE_* result, token caught, rng state):
+    the finish is INF for RACE_LOST, and the time the seat stopped for RACE_GAVE_UP.
+    ``counters`` gathers [investigator hits, shakes] before ``best``; ``nbr2`` is scratch.
+    The generator state is the value ``st``; ``rng`` is its array, used only to hand the
+    strategy the current state.
     """
     tf = 1.0
     af = 1.0
@@ -561,16 +592,34 @@ def race_v(
         if not hit:
             break
         if extra and n_oth == 0:
-            # the extra_creature Curse: the target alone cannot score, so throw again
+            # STK-C-9 (extra_creature): the target alone cannot score, so the player keeps it
+            # on the tentacle and throws at the nearest other Creature until one comes along
+            mate = nearest_creature(px, py, caught, ip)
+            if mate < 0:
+                left = 0  # no other Creature on the table: this turn cannot be scored
+                break
             v, st = rng_uniform_v(st)
             t += rethrow * (rethrow_lo + rethrow_span * v)
-            continue
+            n2 = find_neighbours(px, py, mate, nbr2, False, fp, ip, caught)
+            t, hit, used, inv2, oth2, _mate, st = throw_until_hit(
+                st, px, py, nbr2, n2, mate, -1, seat, t, best, p_hit, two_var, reach2,
+                rethrow, rethrow_lo, rethrow_span, left, ev, evn, ip)
+            left -= used
+            if not hit:
+                break
+            n_inv += inv2
+            n_oth = 1 + oth2
+        noticed = True
         if n_inv > 0:
             counters[0] += 1
+            # STK-T-5: a player who does not notice the Investigator peels it off too
+            u, st = rng_uniform_v(st)
+            noticed = u < skill[seat, SK_NOTICE]
+        if n_inv > 0 and noticed:
             rng_save(rng, st)
             t, hit, n_inv, shakes = shake_off(rng, decide, sp, view, legal, seat, tokens,
-                                              curse_of, n_inv, n_oth, extra, t, tf, ev, evn,
-                                              fp, ip)
+                                              curse_of, n_inv, n_oth, extra, t, tf, best, ev,
+                                              evn, fp, ip)
             st = rng_load(rng)
             counters[1] += shakes
             if not hit:
@@ -578,25 +627,28 @@ def race_v(
                 t += rethrow * (rethrow_lo + rethrow_span * v)
                 continue
         t += skill[seat, SK_DETACH] * tf
-        if t >= best:
+        if t > best:
             break
-        log(ev, evn, EV_DETACH, seat, int(t * 1000.0), 1 if n_inv == 0 else 0, 0, 0, 0, 0)
+        log(ev, evn, EV_DETACH, seat, int(t * 1000.0), 1 if n_inv == 0 else 0,
+            0 if noticed else 1, 0, 0, 0)
         return t, RACE_SCORED if n_inv == 0 else RACE_MISHAP, caught, st
     if left <= 0:
         log(ev, evn, EV_GIVE_UP, seat, int(t * 1000.0), 0, 0, 0, 0, 0)
+        return t, RACE_GAVE_UP, -1, st
     return INF, RACE_LOST, -1, st
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def race(
     rng, decide, sp, view, legal, px, py, nbr, n_nbr, target, any_kind, seat, t, cursed,
     tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip, max_throws,
 ):
     """``race_v`` on a generator array: (finish time, RACE_* result, token caught)."""
+    nbr2 = np.empty(MAX_TOKENS, dtype=np.int64)
     t, res, caught, st = race_v(
-        rng_load(rng), rng, decide, sp, view, legal, px, py, nbr, n_nbr, target, any_kind,
-        seat, t, cursed, tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip,
-        max_throws)
+        rng_load(rng), rng, decide, sp, view, legal, px, py, nbr, nbr2, n_nbr, target,
+        any_kind, seat, t, cursed, tokens, curse_of, skill, curse, phit, best, counters, ev,
+        evn, fp, ip, max_throws)
     rng_save(rng, st)
     return t, res, caught
 

@@ -45,8 +45,10 @@ SK_REACT_MEAN = 1
 SK_RETHROW = 2
 SK_AIM = 3
 SK_DETACH = 4
-SK_SIZE = 5
-SKILL_KEYS = ("reaction_min_s", "reaction_mean_s", "rethrow_s", "aim_sd_cm", "detach_s")
+SK_NOTICE = 5  # chance of noticing an Investigator stuck with the target before detaching
+SK_SIZE = 6
+SKILL_KEYS = ("reaction_min_s", "reaction_mean_s", "rethrow_s", "aim_sd_cm", "detach_s",
+              "notice_p")
 
 # ---- curse card effects (curse[card, CU_*]) ---------------------------------------------
 CU_TIME = 0
@@ -124,7 +126,7 @@ EV_SETUP = 0  # token, x_mm, y_mm
 EV_ROLL = 1  # turn, roller, kind, colour (-1 any), rerolls
 EV_THROW = 2  # seat, t_ms, hit, creatures, investigators, aimed token
 EV_SHAKE = 3  # seat, t_ms, target kept, investigators left, creatures left
-EV_DETACH = 4  # seat, t_ms, scored
+EV_DETACH = 4  # seat, t_ms, scored, Investigator aboard unnoticed
 EV_CURSE_DRAW = 5  # seat, card, returned card
 EV_CURSE_CHOICE = 6  # seat, card, ignored
 EV_PENALTY = 7  # seat, card, tokens after
@@ -133,3 +135,4 @@ EV_WIN = 9  # seat, turn
 EV_TOKEN = 10  # seat, tokens after
 EV_GIVE_UP = 11  # seat, t_ms
 EV_CURSE_FREE = 12  # seat, card: no tokens, so not obliged
+EV_TIE = 13  # seat chosen, seats tied, t_ms: finishes at the same instant, settled at random

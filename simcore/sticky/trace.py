@@ -57,6 +57,9 @@ def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, i
                  + ", ".join(f"({e[2] / 10:.0f}, {e[3] / 10:.0f})" for e in inv))
     turn_events: list[tuple[float, str]] = []
     detach_times: list[float] = []
+    target = -1  # the designated Creature of the turn (-1: any of a kind)
+    n_inv = int(p.ip[S.I_INVESTIGATORS])
+    colours = int(p.ip[S.I_COLOURS])
 
     def flush() -> None:
         # Seats are raced one after another, so a seat raced early may log throws after the
@@ -73,6 +76,7 @@ def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, i
         a, b, c, d, f = (int(x) for x in e[1:6])
         if code == S.EV_ROLL:  # turn, roller, kind, colour, rerolls
             flush()
+            target = n_inv + c * colours + d if d >= 0 else -1
             # the face with no colour (sixth_colour_face): rolled again, or any colour counts
             times = "once" if f == 1 else f"{f} times"
             extra = (f" (the Colour die showed {special_face(p)} {times} and was rolled again)"
@@ -89,7 +93,11 @@ def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, i
         elif code == S.EV_CURSE_FREE:
             lines.append(f"  seat {a} holds no token, so is not bound by '{curses[b]}'.")
         elif code == S.EV_THROW:
+            aimed = int(e[6])
             what = "HITS the target" if c else "misses"
+            if 0 <= target != aimed:  # the extra_creature Curse: a second Creature is needed
+                what = (f"{'HITS' if c else 'misses'} the {token_name(aimed, p)} (a second "
+                        "Creature, for the Curse)")
             stuck = []
             if d:
                 stuck.append(f"{d} other Creature(s)")
@@ -104,8 +112,14 @@ def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, i
         elif code == S.EV_DETACH:
             detach_times.append(b)
             how = "cleanly" if c else "with an Investigator still aboard"
+            if d:
+                how += ", not having noticed it"
             turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} detaches the Creature {how} "
                                    "and puts it back: the turn ends."))
+        elif code == S.EV_TIE:  # seat chosen, seats tied, t_ms
+            flush()
+            lines.append(f"  {b} seats finish at the same instant ({c / 1000:.2f}s): the tie "
+                         f"is settled at random, for seat {a}.")
         elif code == S.EV_GIVE_UP:
             turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} gives up this turn."))
         elif code == S.EV_VOID:
