@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import math
 import re
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -34,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 SOURCES = ("rulebook", "public", "assumed")
+INT64_MIN = -(2**63)  # the engines hold integers in int64 arrays
+INT64_MAX = 2**63 - 1
 _ENTRY_FIELDS = {"value", "source", "note", "min", "max", "choices", "min_len", "max_len"}
 
 
@@ -484,10 +487,21 @@ def parse_text_value(text: str) -> Any:
         return text
 
 
+def _plain(value: Any) -> Any:
+    """``value`` with numpy scalars as Python ones and tuples as lists (values from Python
+    code often come out of numpy or pandas)."""
+    if isinstance(value, tuple | list):
+        return [_plain(x) for x in value]
+    item = getattr(value, "item", None)
+    if item is not None and type(value).__module__ == "numpy" and getattr(value, "ndim", 1) == 0:
+        return item()
+    return value
+
+
 def coerce(entry: Entry, value: Any) -> Any:
     """``value`` converted to ``entry``'s kind, or a RulesError naming the key."""
     kind = entry.kind
-    v = value
+    v = _plain(value)
     if kind == "float" and isinstance(v, int) and not isinstance(v, bool):
         v = float(v)
     if kind == "list[float]" and isinstance(v, list):
@@ -518,6 +532,10 @@ def _check_scalar(entry: Entry, kind: str, v: Any) -> str | None:
     if kind in ("int", "float"):
         if v != v:  # NaN
             return "NaN is not allowed"
+        if v in (math.inf, -math.inf):
+            return f"{v!r} is not allowed (values must be finite)"
+        if kind == "int" and not INT64_MIN <= v <= INT64_MAX:
+            return f"{v!r} does not fit the simulator's 64-bit integers"
         if entry.min is not None and v < entry.min:
             return f"{v!r} is below the minimum"
         if entry.max is not None and v > entry.max:

@@ -515,8 +515,15 @@ def sticky_variant(tmp_path, old, new):
          "key 'components.tokens_to_win': 'five' is not an integer"),
         ("max_throws = { value = 60,", "max_thrown = { value = 60,",
          "key 'max_thrown': unknown key"),
+        # values no engine can hold, even where the file widens the key's bounds
+        ("width_cm = { value = 70.0, min = 10.0, max = 500.0,",
+         "width_cm = { value = inf, min = 10.0, max = inf,",
+         "key 'table.width_cm': inf is not allowed (values must be finite)"),
+        ("max_turns = { value = 200, min = 1, max = 100000,",
+         "max_turns = { value = 99999999999999999999, min = 1, max = 1e30,",
+         "key 'max_turns': 99999999999999999999 does not fit the simulator's 64-bit integers"),
     ],
-    ids=["float-players", "string-tokens", "renamed-key"],
+    ids=["float-players", "string-tokens", "renamed-key", "infinite-float", "huge-int"],
 )
 def test_sticky_user_rules_file_errors_name_file_and_key(sticky, tmp_path, old, new, reason):
     path = sticky_variant(tmp_path, old, new)
@@ -581,3 +588,24 @@ def test_configure_turns_a_loader_crash_into_a_rules_error(sticky, monkeypatch):
     monkeypatch.setattr(sticky, "compile_params",
                         lambda rules: (_ for _ in ()).throw(rules.fail("players", "no")))
     assert error_of(lambda: sticky.configure()) == f"{sticky.rules_file}: key 'players': no"
+
+
+def test_python_values_from_numpy_and_tuples_are_accepted(sticky):
+    """From Python, numpy scalars (as from a DataFrame) and tuples are taken as the plain
+    values and lists they hold."""
+    import numpy as np
+
+    config = sticky.configure({"players": np.int64(4), "curses": np.True_,
+                               "table.width_cm": np.float32(60.0),
+                               "seats": ("expert", "beginner", "beginner", "beginner")})
+    assert config.rules["players"] == 4 and type(config.rules["players"]) is int
+    assert config.rules["curses"] is True
+    assert config.rules["table.width_cm"] == 60.0
+    assert config.params.seat_profiles == ("expert", "beginner", "beginner", "beginner")
+    msg = error_of(lambda: sticky.configure({"players": np.int64(9)}))
+    assert "key 'players': 9 is above the maximum" in msg
+
+
+def test_overrides_refuse_infinite_and_oversized_values(sticky):
+    assert "must be finite" in error_of(lambda: sticky.configure({"turn.roll_s": float("inf")}))
+    assert "64-bit" in error_of(lambda: sticky.configure({"max_throws": 2**70}))
