@@ -46,6 +46,9 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], None]) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=TMP_PREFIX, suffix=path.suffix, dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as fh:
+            # mkstemp makes the file owner-only (0600); give it the mode any new file gets
+            if hasattr(os, "fchmod"):
+                os.fchmod(fh.fileno(), 0o666 & ~_umask())
             write(fh)
             fh.flush()
             os.fsync(fh.fileno())
@@ -55,6 +58,13 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], None]) -> Path:
             os.unlink(tmp)
         raise
     return path
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it; it is put straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_bytes(path: str | Path, data: bytes) -> Path:
