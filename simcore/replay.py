@@ -59,7 +59,7 @@ def set_options(config) -> list[str]:
         out += ["--set", f"{key}={_plain(value)}"]
     defaults = config.strategy.spec.params
     for name, value in config.strategy.param_dict().items():
-        if value != float(defaults[name].default):
+        if value != defaults[name].shown(float(defaults[name].default)):
             out += ["--set", f"strategy.{name}={_plain(value)}"]
     return out
 

@@ -21,10 +21,22 @@ from simcore.rules_data import RulesError
 
 @dataclass(frozen=True)
 class Param:
+    """A strategy parameter: a float in [lo, hi], or with ``choices`` a name among them (held
+    as its index, which is what the jitted function reads)."""
+
     default: float
     lo: float
     hi: float
     help: str
+    choices: tuple[str, ...] = ()
+
+    @classmethod
+    def choice(cls, default: str, choices: tuple[str, ...], help: str) -> Param:
+        return cls(float(choices.index(default)), 0.0, float(len(choices) - 1), help, choices)
+
+    def shown(self, value: float) -> float | str:
+        """``value`` as a user writes it: the name for a choice."""
+        return self.choices[int(value)] if self.choices else value
 
 
 @dataclass(frozen=True)
@@ -49,8 +61,9 @@ class Strategy:
     def fn(self) -> Callable:
         return self.spec.fn
 
-    def param_dict(self) -> dict[str, float]:
-        return {k: float(self.values[i]) for i, k in enumerate(self.spec.params)}
+    def param_dict(self) -> dict[str, float | str]:
+        return {k: p.shown(float(self.values[i]))
+                for i, (k, p) in enumerate(self.spec.params.items())}
 
 
 _REGISTRY: dict[str, dict[str, StrategySpec]] = {}
@@ -107,6 +120,12 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
                 f"allowed: {', '.join('strategy.' + k for k in keys) or 'none'}"
             )
         p = spec.params[key]
+        if p.choices:
+            if value not in p.choices:
+                raise RulesError(f"override: key 'strategy.{key}': {value!r} is not allowed; "
+                                 f"allowed: {', '.join(p.choices)}")
+            values[keys.index(key)] = float(p.choices.index(value))
+            continue
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise RulesError(f"override: key 'strategy.{key}': {value!r} is not a number")
         if not p.lo <= value <= p.hi:

@@ -21,6 +21,7 @@ from simcore.sticky.state import (
     V_KIND,
     V_LEADER_TOKENS,
     V_N_CAND,
+    V_SEAT,
     V_TO_WIN,
 )
 from strategies.common import uniform_legal
@@ -79,22 +80,49 @@ def random_choice(view, legal, params, rng):
     return uniform_legal(legal, rng)
 
 
+# by_seat: strategy.seat_0 .. seat_7 name each seat's strategy; the other strategies'
+# parameters follow them in the vector, at these offsets
+SEAT_STRATEGIES = ("honest", "cheater", "spoiler", "random")
+N_SEAT_PARAMS = 8  # one per tentacle (simcore.sticky.state.MAX_SEATS)
+CHEATER_AT = N_SEAT_PARAMS  # ignore_p, max_catch_p
+SPOILER_AT = N_SEAT_PARAMS + 2  # block_at
+
+
+@njit(cache=True)
+def by_seat(view, legal, params, rng):
+    """Each seat plays its own strategy (strategy.seat_0 .. seat_7), to compare strategies
+    at one table."""
+    which = int(params[int(view[V_SEAT])])
+    if which == 1:
+        return cheater(view, legal, params[CHEATER_AT:CHEATER_AT + 2], rng)
+    if which == 2:
+        return spoiler(view, legal, params[SPOILER_AT:SPOILER_AT + 1], rng)
+    if which == 3:
+        return random_choice(view, legal, params, rng)
+    return honest(view, legal, params, rng)
+
+
+CHEATER_PARAMS = {
+    "ignore_p": Param(1.0, 0.0, 1.0, "chance of ignoring an eligible Curse each turn"),
+    "max_catch_p": Param(0.5, 0.0, 1.0, "ignore only Curses at most this likely to be caught"),
+}
+SPOILER_PARAMS = {
+    "block_at": Param(1.0, 0.0, 100.0, "block when a rival needs at most this many tokens"),
+}
+
 register("sticky", "honest", honest, description=honest.__doc__)
-register(
-    "sticky",
-    "cheater",
-    cheater,
-    {
-        "ignore_p": Param(1.0, 0.0, 1.0, "chance of ignoring an eligible Curse each turn"),
-        "max_catch_p": Param(0.5, 0.0, 1.0, "ignore only Curses at most this likely to be caught"),
-    },
-    description=cheater.__doc__,
-)
-register(
-    "sticky",
-    "spoiler",
-    spoiler,
-    {"block_at": Param(1.0, 0.0, 100.0, "block when a rival needs at most this many tokens")},
-    description=spoiler.__doc__,
-)
+register("sticky", "cheater", cheater, CHEATER_PARAMS, description=cheater.__doc__)
+register("sticky", "spoiler", spoiler, SPOILER_PARAMS, description=spoiler.__doc__)
 register("sticky", "random", random_choice, description=random_choice.__doc__)
+register(
+    "sticky",
+    "by_seat",
+    by_seat,
+    {
+        **{f"seat_{s}": Param.choice("honest", SEAT_STRATEGIES, f"strategy of seat {s}")
+           for s in range(N_SEAT_PARAMS)},
+        **CHEATER_PARAMS,
+        **SPOILER_PARAMS,
+    },
+    description=by_seat.__doc__,
+)

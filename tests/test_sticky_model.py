@@ -93,3 +93,51 @@ def test_roller_advantage_raises_roller_wins(sticky):
     more = roller_share(sticky, 2.0)
     assert some.lo > none.hi
     assert more.lo > some.hi
+
+
+# ---- by_seat: one table, several strategies ---------------------------------------------------
+def test_by_seat_with_every_seat_honest_plays_the_honest_games(sticky):
+    """by_seat hands each decision to the seat's own strategy: all honest is honest."""
+    honest = sticky.run_batch(sticky.configure({"curses": True}, "honest"), 4, 0, 300)
+    mixed = sticky.run_batch(sticky.configure({"curses": True}, "by_seat"), 4, 0, 300)
+    assert np.array_equal(honest, mixed)
+
+
+def test_by_seat_gives_each_seat_its_strategy(sticky):
+    """With seat 2 a cheater (ignores every Curse it can) and the rest honest, only seat 2
+    ever ignores a Curse, and a spoiler in seat 1 is the only one to detach on purpose."""
+    from simcore.sticky import state as S
+    from simcore.sticky.playout import trace_game
+
+    config = sticky.configure({"curses": True, "strategy.seat_2": "cheater",
+                               "strategy.max_catch_p": 1.0, "strategy.seat_1": "spoiler",
+                               "strategy.block_at": 100, "components.investigators": 10,
+                               "profiles.average.notice_p": 1.0}, "by_seat")
+    assert config.strategy.param_dict()["seat_2"] == "cheater"
+    p = config.params
+    ignored, blocked = set(), set()
+    for index in range(40):
+        rec = np.zeros(S.R_SIZE, dtype=np.int64)
+        ev = np.zeros((50_000, S.EV_WIDTH), dtype=np.int64)
+        n = trace_game(p.fp, p.ip, p.skill, p.curse, p.phit, config.strategy.fn,
+                       config.strategy.values, 8, index, rec, ev)
+        for e in ev[:n]:
+            if e[0] == S.EV_CURSE_CHOICE and e[3] == 1:
+                ignored.add(int(e[1]))
+            if e[0] == S.EV_DETACH and e[3] == 0:  # detached with an Investigator, noticed
+                blocked.add(int(e[1]))
+    assert ignored == {2}
+    assert blocked == {1}
+
+
+def test_by_seat_one_cheater_at_an_honest_table(sticky):
+    """A paired question by_seat answers: does ignoring Curses pay for one seat?  With the
+    default catch chances it does not (the seat loses tokens when caught)."""
+    base = sticky.configure({"curses": True}, "by_seat")
+    cheat = sticky.configure({"curses": True, "strategy.seat_0": "cheater",
+                              "strategy.max_catch_p": 1.0}, "by_seat")
+    n = 6000
+    a = sticky.run_batch(base, 1, 0, n)
+    b = sticky.run_batch(cheat, 1, 0, n)
+    assert b["curse_cheats"].sum() > 0 and a["curse_cheats"].sum() == 0
+    assert (b["winner"] == 0).mean() < (a["winner"] == 0).mean()

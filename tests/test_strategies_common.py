@@ -83,3 +83,24 @@ def test_no_legal_entry_gives_minus_one(size):
     legal = np.zeros(size, dtype=np.uint8)
     assert (picks(new_rng(1, 1), legal, 10) == -1).all()
     assert first_legal(legal) == -1
+
+
+def test_choice_parameters_take_names_and_show_them():
+    """A strategy parameter with choices is set by name, held as its index (what the jitted
+    function reads), shown by name, and an unknown name is refused with the names allowed."""
+    from simcore.rules_data import RulesError
+    from strategies import registry
+
+    s = registry.get("sticky", "by_seat", {"seat_1": "spoiler"})
+    assert s.values[1] == 2.0 and s.values[0] == 0.0
+    assert s.param_dict()["seat_1"] == "spoiler" and s.param_dict()["seat_0"] == "honest"
+    with pytest.raises(RulesError, match="'strategy.seat_1': 'sly' is not allowed; allowed: "
+                                         "honest, cheater, spoiler, random"):
+        registry.get("sticky", "by_seat", {"seat_1": "sly"})
+
+
+def test_replay_command_names_only_changed_choice_parameters(sticky):
+    from simcore.replay import set_options
+
+    config = sticky.configure({"strategy.seat_3": "random"}, "by_seat")
+    assert set_options(config) == ["--set", "strategy.seat_3=random"]
