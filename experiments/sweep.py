@@ -77,13 +77,23 @@ def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
     row["turns_hist"] = ld["hist"].astype(np.int64)
     for f in g.record_fields:
         if f not in ("outcome", "winner"):
-            row[f"mean_{f}"] = float(recs[f].mean()) if n else float("nan")
+            row[f"mean_{f}"] = event_mean(recs[f])
     extra = g.summarize_extra(g.to_frame(recs), config) if n else {}
     row.update(_flatten_extra(extra, "extra."))
     counts = config.rules.source_counts()
     row["assumed_values"] = int(counts.get("assumed", 0))
     row["rules_values"] = int(sum(counts.values()))
     return row
+
+
+def event_mean(values: np.ndarray) -> float:
+    """The mean of a record field over the games where it has a value.  Record fields are
+    counts and turn numbers, and a field that dates an event holds -1 in a game where the
+    event never happened (Tiny Epic Cthulhu's ``phase2_turn``; its ``phase_two_turn_mean``
+    is over the games that reached phase two too), so those games are left out; for every
+    other field this is the plain mean.  NaN when no game has a value."""
+    happened = values[values >= 0]
+    return float(happened.mean()) if len(happened) else float("nan")
 
 
 def _flatten_extra(d: Mapping[str, Any], prefix: str) -> dict[str, Any]:

@@ -221,3 +221,18 @@ def test_cross_field_error_in_one_cell(tec, tmp_path):
         load_spec({"game": "tec", "settings": {"pace": 50},
                    "axes": {"players": [1, 2], "difficulty": ["hard", "madness"]},
                    "games": 10})
+
+
+def test_mean_of_an_event_turn_counts_only_games_where_it_happened(tec, tmp_path):
+    """phase2_turn is -1 in a game that never reaches phase two: its mean_ column (like the
+    game's own phase-two turn mean) is over the games that reached it."""
+    res = run_sweep({"game": "tec", "seed": 2, "axes": {"goo": ["yig", "cthulhu"]},
+                     "games": 3000, "records": True}, tmp_path / "m", report=False)
+    for _, row in res.results.iterrows():
+        p = res.playouts(int(row["cell"]))
+        reached = p["phase2_turn"] >= 0
+        assert 0 < reached.sum() < len(p)
+        assert row["mean_phase2_turn"] == pytest.approx(p.loc[reached, "phase2_turn"].mean())
+        assert row["mean_phase2_turn"] > p["phase2_turn"].mean()
+        assert row["mean_pages_translated"] == pytest.approx(p["pages_translated"].mean())
+        assert row["mean_turns"] == pytest.approx(row["turns_mean"])
