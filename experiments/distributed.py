@@ -30,6 +30,10 @@ from typing import Any
 import numpy as np
 
 
+class ClusterStartError(RuntimeError):
+    """The Dask cluster could not be started or reached; nothing was played."""
+
+
 @dataclass(frozen=True)
 class CellSetup:
     """Everything a worker needs to configure one cell (plain, picklable data)."""
@@ -90,7 +94,11 @@ def dask_client(scheduler: str | None = None,
     from distributed import Client, LocalCluster
 
     if scheduler:
-        client = Client(scheduler)
+        try:
+            client = Client(scheduler)
+        except Exception as exc:
+            raise ClusterStartError(
+                f"cannot connect to the Dask scheduler at {scheduler}: {exc}") from exc
         try:
             yield client, None
         finally:
@@ -98,9 +106,19 @@ def dask_client(scheduler: str | None = None,
         return
     n = max(1, int(local_workers or 1))
     threads = max(1, (os.cpu_count() or 1) // n)
-    cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                           dashboard_address=None, silence_logs=logging.ERROR)
-    client = Client(cluster)
+    try:
+        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+    except Exception as exc:
+        raise ClusterStartError(
+            f"the local Dask cluster of {n} worker process(es) did not start ({exc}). From a "
+            "Python script, call run_sweep under `if __name__ == \"__main__\":` (each worker "
+            "process imports the script again)") from exc
+    try:
+        client = Client(cluster)
+    except BaseException:
+        cluster.close()
+        raise
     try:
         yield client, threads
     finally:

@@ -23,7 +23,7 @@ from experiments.stats import (
     paired_rate_difference,
 )
 from experiments.stats import headline as stats_headline
-from experiments.store import write_parquet, write_text
+from experiments.store import RULES_COPY, write_parquet, write_text
 
 
 # ---- a tiny document model, rendered as Markdown and as HTML ----------------------------
@@ -265,6 +265,22 @@ def format_sweep(result) -> str:
 
 
 # ---- the report -------------------------------------------------------------------------
+def reproduce_command(root: Path) -> str:
+    """The command that plays the sweep in ``root`` again, run from ``root`` itself (its
+    ``spec.toml`` names the copy of any rules data file kept beside it), into a new folder
+    beside ``root``."""
+    name = Path(root).resolve().name or "sweep"
+    return f"cthulhu-sim sweep spec.toml --out ../{name}-reproduced"
+
+
+def reproduce_note(root: Path) -> str:
+    rules = (Path(root) / RULES_COPY).exists()
+    return ("From the folder that holds this report, which keeps the spec (`spec.toml`)"
+            + (" and a copy of its rules data file (`rules.toml`)" if rules else "")
+            + ", this plays every cell again into a new folder beside it; its "
+            "`results.parquet` has the same results:")
+
+
 def build_report(result) -> list[Path]:
     """Write ``report.md``, ``report.html`` and the charts into the sweep's folder."""
     from experiments.charts import all_charts
@@ -369,7 +385,8 @@ def build_report(result) -> list[Path]:
           "Wilson score intervals; paired differences a normal 95% interval on the per-playout "
           "differences. Results do not depend on thread count, chunk size or the machines used.")
     doc.h(2, "Reproduce")
-    doc.code(f"cthulhu-sim sweep spec.toml --out {root.name}")
+    doc.p(reproduce_note(root))
+    doc.code(reproduce_command(root))
 
     paths = [write_text(root / "report.md", doc.markdown())]
     images = {c.file: (root / c.file).read_bytes() for c in charts}

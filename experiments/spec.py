@@ -132,7 +132,7 @@ class SweepSpec:
     def from_dict(cls, raw: Mapping[str, Any], source: str = "<dict>",
                   base_dir: str | Path | None = None, validate: bool = True) -> SweepSpec:
         """A spec from a mapping shaped like the TOML file (the Python API's entry point)."""
-        raw = dict(raw)
+        raw = _python_scalars(dict(raw))
 
         def err(key: str, reason: str) -> SpecError:
             return SpecError(f"{source}: key '{key}': {reason}")
@@ -421,6 +421,22 @@ class SweepSpec:
                 lines += [f"{_toml_key(k)} = {_toml(v)}" for k, v in table.items()]
         return "\n".join(lines) + "\n"
 
+    def saved_toml(self, rules_name: str | None = None) -> str:
+        """The spec's TOML text to keep beside its results: the text it was read from (or
+        ``to_toml()``), with ``rules`` naming ``rules_name`` (the copy of the rules data file
+        kept beside it), so the saved spec runs from wherever the folder is."""
+        text = self.text if self.text is not None else self.to_toml()
+        if self.rules_path is None or rules_name is None:
+            return text
+        new = _retarget_rules(text, rules_name)
+        if new is not None:
+            return new
+        old, self.rules_path = self.rules_path, Path(rules_name)
+        try:
+            return self.to_toml()
+        finally:
+            self.rules_path = old
+
     def games_text(self) -> str:
         if self.per_cell is not None:
             return f"{self.per_cell:,} games per cell"
@@ -471,8 +487,40 @@ def _toml(v: Any) -> str:
     raise TypeError(f"cannot write {v!r} as TOML")
 
 
+def _retarget_rules(text: str, name: str) -> str | None:
+    """``text`` (a spec's TOML) with its top-level ``rules = "..."`` naming ``name``, keeping
+    every other line as written; None when that line cannot be found for sure."""
+    header = re.search(r"^\s*\[", text, re.M)
+    top = text[:header.start()] if header else text
+    pattern = re.compile(r"""^(\s*rules\s*=\s*)("(?:[^"\\\n]|\\.)*"|'[^'\n]*')""", re.M)
+    found = list(pattern.finditer(top))
+    if len(found) != 1:
+        return None
+    m = found[0]
+    new = text[:m.start(2)] + json.dumps(name) + text[m.end(2):]
+    try:
+        if tomllib.loads(new) != {**tomllib.loads(text), "rules": name}:
+            return None
+    except tomllib.TOMLDecodeError:
+        return None
+    return new
+
+
 def _canon(v: Any) -> str:
-    return json.dumps(v, sort_keys=True)
+    return json.dumps(_python_scalars(v), sort_keys=True)
+
+
+def _python_scalars(v: Any) -> Any:
+    """``v`` with every numpy scalar (``np.int64(3)``, ``np.True_`` ...) inside dicts and lists
+    made the Python value it stands for: values from Python code often come out of numpy or
+    pandas, and the spec is written out as JSON and TOML."""
+    if isinstance(v, dict):
+        return {k: _python_scalars(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_python_scalars(x) for x in v]
+    if type(v).__module__ == "numpy" and getattr(v, "ndim", None) == 0 and hasattr(v, "item"):
+        return v.item()
+    return v
 
 
 def _short(exc: Exception) -> str:

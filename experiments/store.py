@@ -3,7 +3,8 @@
 ::
 
     DIR/manifest.json          spec hash, game, cells (written before anything runs)
-    DIR/spec.toml              the spec as given
+    DIR/spec.toml              the spec as given (its ``rules`` naming the copy below)
+    DIR/rules.toml             a copy of the spec's rules data file, if it names one
     DIR/cells/c0007.parquet    one finished cell's aggregated results (one row)
     DIR/playouts/c0007.parquet that cell's per-playout outcome, winner and turns (every record
                                field too when the spec asks for records)
@@ -30,6 +31,7 @@ from typing import IO, Any
 import pandas as pd
 
 MANIFEST = "manifest.json"
+RULES_COPY = "rules.toml"  # the copy of a spec's rules data file, beside spec.toml
 FORMAT = 1
 TMP_PREFIX = ".tmp-"
 
@@ -134,8 +136,10 @@ class SweepDir:
             raise SweepDirError(f"{self.manifest_path}: unreadable ({exc})") from None
 
     def prepare(self, manifest: dict, spec_text: str | None, resume: bool,
-                overwrite: bool) -> None:
-        """Check (or start) the folder for a sweep whose manifest is ``manifest``."""
+                overwrite: bool, rules_text: str | None = None) -> bool:
+        """Check (or start) the folder for a sweep whose manifest is ``manifest``; True when
+        it starts a new sweep there (no sweep before, or ``overwrite``).  ``rules_text``, the
+        spec's rules data file, is copied to ``rules.toml`` so the folder is self-contained."""
         old = self.read_manifest()
         if old is not None and not overwrite:
             if not resume:
@@ -152,15 +156,18 @@ class SweepDir:
         self.remove_temporaries()
         # same spec (or a fresh start): titles and report options may have changed
         write_json(self.manifest_path, manifest)
+        if rules_text is not None:
+            write_text(self.root / RULES_COPY, rules_text)
         if spec_text is not None:
             write_text(self.root / "spec.toml", spec_text)
+        return old is None or overwrite
 
     def clear(self) -> None:
         """Remove a previous sweep's data and report (only files this layout names)."""
         for sub in ("cells", "playouts"):
             shutil.rmtree(self.root / sub, ignore_errors=True)
-        for name in (MANIFEST, "spec.toml", "results.parquet", "run.json", "report.md",
-                     "report.html"):
+        for name in (MANIFEST, "spec.toml", RULES_COPY, "results.parquet", "run.json",
+                     "report.md", "report.html"):
             with contextlib.suppress(FileNotFoundError):
                 (self.root / name).unlink()
         for png in self.root.glob("chart-*.png"):

@@ -29,7 +29,7 @@ from experiments.stats import (
     outcome_rates,
     seat_win_rates,
 )
-from experiments.store import SweepDir, write_json, write_parquet
+from experiments.store import RULES_COPY, SweepDir, write_json, write_parquet
 
 DEFAULT_CHUNK = 8192
 FORMAT = 1
@@ -276,8 +276,8 @@ def run_sweep(
     if resume == "auto":
         old = d.read_manifest()
         resume, overwrite = True, old is not None and old.get("spec_hash") != spec_hash
-    d.prepare(manifest, spec.text if spec.text is not None else spec.to_toml(),
-              resume=bool(resume), overwrite=overwrite)
+    fresh = d.prepare(manifest, spec.saved_toml(RULES_COPY), resume=bool(resume),
+                      overwrite=overwrite, rules_text=spec.rules_text)
 
     cells = spec.cells()
     finished = d.finished()
@@ -354,8 +354,15 @@ def run_sweep(
     workers = 1
     try:
         if not local:
+            from experiments.distributed import ClusterStartError
+
             backend = f"dask {scheduler}" if scheduler else f"dask local x{dask_local}"
-            workers = _run_dask(spec, runs, tasks, handle, scheduler, dask_local)
+            try:
+                workers = _run_dask(spec, runs, tasks, handle, scheduler, dask_local)
+            except ClusterStartError:
+                if fresh and not d.finished():
+                    d.clear()  # nothing ran: leave no sweep behind for --resume to find
+                raise
         else:
             _run_local(spec, runs, tasks, handle)
     finally:

@@ -204,3 +204,21 @@ def test_bad_rules_file_in_a_spec_is_reported_under_rules(tmp_path):
                  'table.reach_cm = [2.5, 3]\n[games]\nper_cell = 5', "spec.toml")
     cells = SweepSpec.load(spec).cells()
     assert [c.overrides["table.reach_cm"] for c in cells] == [2.5, 3]
+
+
+def test_dict_spec_takes_numpy_scalars(tmp_path):
+    import numpy as np
+
+    raw = {"game": "sticky", "seed": np.int64(3),
+           "settings": {"curses": np.True_, "table.width_cm": np.float32(80)},
+           "axes": {"players": list(np.arange(2, 5))},
+           "games": {"per_cell": np.int64(10)}, "report": {"baseline": {"players": np.int64(2)}}}
+    spec = load_spec(raw)
+    assert [c.values["players"] for c in spec.cells()] == [2, 3, 4]
+    assert all(type(c.values["players"]) is int for c in spec.cells())
+    assert spec.seed == 3 and spec.per_cell == 10 and spec.settings["curses"] is True
+    plain = load_spec({**raw, "seed": 3, "axes": {"players": [2, 3, 4]}, "games": 10,
+                       "settings": {"curses": True, "table.width_cm": 80.0},
+                       "report": {"baseline": {"players": 2}}})
+    assert spec.hash() == plain.hash()
+    assert SweepSpec.load(write(tmp_path, spec.to_toml())).hash() == spec.hash()

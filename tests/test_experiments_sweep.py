@@ -104,7 +104,7 @@ def test_interrupted_sweep_resumes_to_identical_results(tmp_path):
     assert cell_files(out) == cell_files(tmp_path / "full")
     assert (out / "results.parquet").read_bytes() == (tmp_path / "full/results.parquet") \
         .read_bytes()
-    assert (out / "report.md").read_text().replace("--out part", "--out full") == \
+    assert (out / "report.md").read_text().replace("../part-", "../full-") == \
         (tmp_path / "full/report.md").read_text()
 
 
@@ -175,3 +175,62 @@ def test_cli_interrupt_message_and_exit_code(tmp_path, monkeypatch):
     res = CliRunner().invoke(app, ["sweep", str(spec), "--out", str(tmp_path / "o")])
     assert res.exit_code == 130
     assert "interrupted after 1 more cell(s)" in res.output and "--resume" in res.output
+
+
+def test_reproduce_command_of_the_report_works_from_a_moved_folder(tmp_path, monkeypatch):
+    """A sweep with its own rules data file: the output folder keeps a copy, its spec.toml
+    names the copy, and the report's Reproduce command works wherever the folder goes."""
+    import re
+    import shlex
+    import shutil
+
+    from simcore.sticky.game import Sticky
+    from tests.cli_support import invoke
+
+    src = tmp_path / "work"
+    src.mkdir()
+    text = Sticky.rules_file.read_text(encoding="utf-8")
+    mine = text.replace("reach_cm = { value = 2.0,", "reach_cm = { value = 2.5,", 1)
+    assert mine != text
+    (src / "mine.toml").write_text(mine, encoding="utf-8")
+    (src / "my-spec.toml").write_text(
+        '# my sweep\ngame = "sticky"\nseed = 4\nrules = "mine.toml"   # wider reach\n'
+        '[axes]\nplayers = [2, 3]\n[games]\nper_cell = 300\n', encoding="utf-8")
+    monkeypatch.chdir(src)
+    r = invoke("sweep", "my-spec.toml", "--out", "out", "-q")
+    assert r.exit_code == 0, r.output
+    saved = (src / "out" / "spec.toml").read_text(encoding="utf-8")
+    assert 'rules = "rules.toml"   # wider reach' in saved and saved.startswith("# my sweep")
+    assert (src / "out" / "rules.toml").read_text(encoding="utf-8") == mine
+
+    moved = tmp_path / "elsewhere" / "moved"
+    moved.parent.mkdir()
+    shutil.move(src / "out", moved)
+    shutil.rmtree(src)
+    md = (moved / "report.md").read_text(encoding="utf-8")
+    section = md.split("## Reproduce", 1)[1]
+    assert "From the folder that holds this report" in section
+    command = shlex.split(re.search(r"^cthulhu-sim (sweep .*)$", section, re.M)[1])
+    assert command[:2] == ["sweep", "spec.toml"]
+    monkeypatch.chdir(moved)
+    r = invoke(*command, "-q")
+    assert r.exit_code == 0, r.output
+    again = load_sweep(moved / command[command.index("--out") + 1])
+    assert again.root.resolve().parent == moved.parent  # beside the folder, not inside
+    pd.testing.assert_frame_equal(again.results, load_sweep(moved).results, check_exact=True)
+    assert again.manifest["spec_hash"] == load_sweep(moved).manifest["spec_hash"]
+    # the moved folder's own spec still resumes (nothing left to play)
+    r = invoke("sweep", "spec.toml", "--out", ".", "--resume", "-q", "--no-report")
+    assert r.exit_code == 0, r.output
+    assert load_sweep(moved).run_info["games_played"] == 0
+
+
+def test_saved_spec_of_a_dict_names_the_rules_copy(tmp_path):
+    from simcore.sticky.game import Sticky
+
+    rules = tmp_path / "r.toml"
+    rules.write_text(Sticky.rules_file.read_text(encoding="utf-8"), encoding="utf-8")
+    spec = load_spec({"game": "sticky", "rules": str(rules), "axes": {"players": [2]},
+                      "games": 10})
+    assert 'rules = "rules.toml"' in spec.saved_toml("rules.toml")
+    assert spec.rules_path == rules  # unchanged
