@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import time
 from typing import Annotated
@@ -34,6 +35,12 @@ ThreadsOpt = Annotated[int | None, typer.Option(min=1, help="Worker threads (def
 def fail(message: str, code: int = 2) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
+
+
+def cannot_write(exc: OSError, target: object) -> None:
+    """Report a failed write (an unwritable or impossible output folder) as an error line."""
+    where = exc.filename if exc.filename is not None else target
+    fail(f"cannot write {where}: {exc.strerror or exc}")
 
 
 def shortcut_overrides(game: str, sets: list[str] | None, **shortcuts) -> list[str]:
@@ -121,7 +128,7 @@ def run(
         overrides = shortcut_overrides(game, set_, players=players, goo=goo,
                                        difficulty=difficulty)
         result = run_game(game, overrides, strategy, games=games, seed=seed, threads=threads,
-                          quiet=quiet, rules_path=rules)
+                          quiet=quiet, rules_path=rules, announce=not (quiet or json_out))
     except (RulesError, KeyError) as exc:
         fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
     summary = result.summary()
@@ -146,6 +153,8 @@ def trace(
         "--check", help="Run the rules checker at every step (games with `check`).")] = False,
 ) -> None:
     """Replay one game (playout INDEX of run SEED) turn by turn, in plain words."""
+    from experiments.runner import announce_compile
+
     try:
         g = get_game(game)
         if check_ and not callable(getattr(g, "check", None)):
@@ -155,6 +164,7 @@ def trace(
         config = g.configure(overrides, strategy, rules)
     except (RulesError, KeyError) as exc:
         fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
+    announce_compile(g.name)
     typer.echo(g.trace(config, seed, index, check=check_))
 
 
@@ -173,7 +183,13 @@ def bench(
 
     set_threads(threads)
     results: dict[str, dict] = {}
-    for name in game or game_names():
+    chosen = game or game_names()
+    for name in chosen:
+        try:
+            get_game(name)
+        except KeyError as exc:
+            fail(str(exc.args[0]))
+    for name in chosen:
         g = get_game(name)
         per_strategy = {}
         for sname in registry.names(g.name):
@@ -227,6 +243,7 @@ def sweep(
     """Run a sweep: every combination of the spec's axes, resumable, with a report."""
     from pathlib import Path
 
+    from experiments.distributed import ClusterStartError
     from experiments.report import format_sweep
     from experiments.spec import SpecError, SweepSpec
     from experiments.store import SweepDirError
@@ -246,8 +263,10 @@ def sweep(
                            threads=threads, records=True if records else None,
                            progress=not quiet, report=not no_report,
                            on_cell=lambda i: done.__setitem__(0, done[0] + 1))
-    except (SweepDirError, SpecError) as exc:
+    except (SweepDirError, SpecError, ClusterStartError) as exc:
         fail(str(exc))
+    except OSError as exc:
+        cannot_write(exc, target)
     except KeyboardInterrupt:
         typer.echo(f"\ninterrupted after {done[0]} more cell(s); every finished cell is saved. "
                    f"Run the same command with --resume to finish.", err=True)
@@ -267,7 +286,10 @@ def report(
         result = load_sweep(folder)
     except FileNotFoundError as exc:
         fail(str(exc))
-    build_report(result)
+    try:
+        build_report(result)
+    except OSError as exc:
+        cannot_write(exc, folder)
     typer.echo(format_sweep(result))
 
 
@@ -290,18 +312,33 @@ def compare(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Play each strategy on the same seeds: win rates and paired differences."""
+    from pathlib import Path
+
     from experiments.comparison import compare as run_compare
 
+    made = out is not None and not Path(out).exists()
+    if out:
+        try:  # find out now, not after the games, that the folder cannot be written
+            Path(out).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            cannot_write(exc, out)
     try:
         get_game(game)
         overrides = shortcut_overrides(game, set_, players=players, goo=goo,
                                        difficulty=difficulty)
         result = run_compare(game, strategies, overrides, games=games, seed=seed,
-                             rules_path=rules, threads=threads, quiet=quiet)
+                             rules_path=rules, threads=threads, quiet=quiet,
+                             announce=not (quiet or json_out))
     except (RulesError, KeyError) as exc:
+        if made:
+            with contextlib.suppress(OSError):
+                Path(out).rmdir()  # the folder made above, still empty
         fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
     if out:
-        result.write(out)
+        try:
+            result.write(out)
+        except OSError as exc:
+            cannot_write(exc, out)
     if json_out:
         typer.echo(json_text(result.summary()))
     else:
@@ -324,7 +361,7 @@ def check(
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
     """Play games under the game's rules checker; exit 1 on any violation or stuck game."""
-    from experiments.runner import progress_bar, set_threads
+    from experiments.runner import announce_compile, progress_bar, set_threads
 
     try:
         g = get_game(game)
@@ -339,6 +376,8 @@ def check(
     except (RulesError, KeyError) as exc:
         fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
     set_threads(threads)
+    if not (quiet or json_out):
+        announce_compile(g.name)
     bar = progress_bar(games, quiet or json_out, f"{g.name} check")
     try:
         result = g.check(config, games=games, seed=seed,
@@ -388,6 +427,8 @@ def main(
         result = run_sweep(spec, out, resume="auto", progress=not quiet)
     except (SpecError, SweepDirError) as exc:
         fail(str(exc))
+    except OSError as exc:
+        cannot_write(exc, out)
     except KeyboardInterrupt:
         typer.echo("\ninterrupted; finished cells are saved. Run `make run` again to finish.",
                    err=True)

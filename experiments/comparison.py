@@ -30,6 +30,31 @@ from experiments.stats import (
 from simcore.registry import get_game
 
 
+def set_text(value: Any) -> str:
+    """``value`` as ``--set key=VALUE`` reads it back: ``true``, ``0.5``, ``expert,beginner``,
+    a TOML-quoted string or list where a bare one would read differently."""
+    from experiments.spec import _python_scalars, _toml
+    from simcore.rules_data import parse_text_value
+
+    value = _python_scalars(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        bare = ",".join(set_text(x) for x in value)
+        if len(value) > 1 and parse_text_value(bare) == list(value):
+            return bare
+        return _toml(list(value))
+    text = str(value)
+    return text if parse_text_value(text) == text else _toml(text)
+
+
+def settings_text(settings: Mapping[str, Any]) -> str:
+    """Settings as ``key=value`` pairs in ``--set`` syntax."""
+    return ", ".join(f"{k}={set_text(v)}" for k, v in settings.items())
+
+
 def headline_name(cooperative: bool) -> str:
     return headline(cooperative)[1]
 
@@ -103,8 +128,7 @@ class Comparison:
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
         lines = [f"{self.title}: {len(self.strategies)} strategies on the same "
                  f"{self.games:,} games (seed {self.seed})"
-                 + (", " + ", ".join(f"{k}={v}" for k, v in self.settings.items())
-                    if self.settings else "")]
+                 + (", " + settings_text(self.settings) if self.settings else "")]
         lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
         for r in rows:
             lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))
@@ -130,7 +154,7 @@ class Comparison:
         out.mkdir(parents=True, exist_ok=True)
         paths = [write_text(out / "compare.json",
                             json_text(self.summary()) + "\n")]
-        settings = ", ".join(f"{k}={v}" for k, v in self.settings.items()) or "defaults"
+        settings = settings_text(self.settings) or "defaults"
         caption = (f"{self.title}. Settings: {settings}. {self.games:,} games per strategy "
                    f"on the same seed ({self.seed}), {self.games * len(self.strategies):,} "
                    "in all. Error bars are 95% Wilson intervals.")
@@ -167,22 +191,29 @@ def compare(
     rules_path: str | None = None,
     threads: int | None = None,
     quiet: bool = True,
+    announce: bool = False,
 ) -> Comparison:
     """Play each strategy on the same seed; rates with Wilson intervals and, for every pair,
-    paired differences.  The Python twin of ``cthulhu-sim compare``."""
+    paired differences.  The Python twin of ``cthulhu-sim compare``.  ``announce`` prints a
+    line on stderr before each strategy compiles."""
     from simcore.rules_data import RulesError, parse_overrides
 
     if isinstance(strategies, str):
         strategies = [s.strip() for s in strategies.split(",") if s.strip()]
     strategies = list(strategies)
-    if len(strategies) < 1:
-        raise RulesError("give at least one strategy")
+    g = get_game(game)
+    if len(strategies) < 2:
+        from strategies import registry
+
+        given = f"only {strategies[0]!r}" if strategies else "none"
+        raise RulesError(f"strategies: {given} given, so there is nothing to compare; give two "
+                         "or more, comma-separated, from " + ", ".join(registry.names(g.name)))
     if len(set(strategies)) != len(strategies):
         raise RulesError(f"repeated strategy in {', '.join(strategies)}")
-    g = get_game(game)
     flat = parse_overrides(overrides)
     configs = [g.configure(flat, s, rules_path) for s in strategies]  # validate all first
-    results = [run_config(c, games, seed, threads=threads, quiet=quiet) for c in configs]
+    results = [run_config(c, games, seed, threads=threads, quiet=quiet,
+                          announce=announce and f"{g.name} {c.strategy.name}") for c in configs]
     hits = [run_hits(r) for r in results]
     rates = [wilson(int(h.sum()), h.size) for h in hits]
     pairs = []

@@ -53,6 +53,12 @@ def progress_bar(total: int, quiet: bool, desc: str):
                 leave=False, dynamic_ncols=True)
 
 
+def announce_compile(what: str) -> None:
+    """One line on stderr before numba compiles (or loads compiled code): the first run of a
+    game compiles for a minute or more, which would otherwise look like a hang."""
+    print(f"{what}: compiling (or loading compiled code) ...", file=sys.stderr, flush=True)
+
+
 def run(
     game: str | Game,
     overrides: Mapping[str, Any] | Iterable[str] | None = None,
@@ -63,21 +69,29 @@ def run(
     quiet: bool = True,
     rules_path: str | None = None,
     batch: int = DEFAULT_BATCH,
+    announce: bool = False,
 ) -> RunResult:
-    """Play ``games`` playouts of one configuration; the Python twin of ``cthulhu-sim run``."""
+    """Play ``games`` playouts of one configuration; the Python twin of ``cthulhu-sim run``.
+    ``announce`` prints a line on stderr before compiling."""
     g = get_game(game) if isinstance(game, str) else game
     config = g.configure(overrides, strategy, rules_path)
-    return run_config(config, games, seed, threads=threads, quiet=quiet, batch=batch)
+    return run_config(config, games, seed, threads=threads, quiet=quiet, batch=batch,
+                      announce=announce)
 
 
 def run_config(config: Config, games: int, seed: int, threads: int | None = None,
-               quiet: bool = True, batch: int = DEFAULT_BATCH, start: int = 0) -> RunResult:
+               quiet: bool = True, batch: int = DEFAULT_BATCH, start: int = 0,
+               announce: bool | str = False) -> RunResult:
+    """``announce``: print a line on stderr before compiling (a string names what compiles;
+    the game's name otherwise)."""
     if games < 1:
         raise ValueError("games must be at least 1")
     if seed < 0:
         raise ValueError("seed must be non-negative")
     set_threads(threads)
     g = config.game
+    if announce:
+        announce_compile(announce if isinstance(announce, str) else g.name)
     g.warm_up(config)  # compile (or load from cache) before the clock starts
     bar = progress_bar(games, quiet, f"{g.name} {config.strategy.name}")
     t0 = time.perf_counter()

@@ -265,3 +265,84 @@ def test_check_json_is_strict_json(sticky, monkeypatch):
     assert "NaN" not in r.stdout
     assert strict_json(r.stdout)["mean_turns"] is None
 
+
+
+# ---- one-line errors instead of tracebacks ------------------------------------------------
+def test_bench_unknown_game_is_an_error_line():
+    r = invoke("bench", "--game", "nosuch", "--seconds", 0.1)
+    assert r.exit_code == 2
+    assert r.stderr.startswith("error: unknown game 'nosuch'") and "Traceback" not in r.output
+    assert r.stdout == ""
+
+
+def test_unwritable_out_folder_is_an_error_line(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    out = blocker / "sub"
+    r = invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", 10, "-q",
+               "--out", out)
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith(f"error: cannot write {out}: ") and len(r.stderr.splitlines()) == 1
+    assert r.stdout == ""
+    spec = tmp_path / "s.toml"
+    spec.write_text('game = "sticky"\n[axes]\nplayers = [2]\n[games]\nper_cell = 10\n')
+    r = invoke("sweep", spec, "--out", out / "deeper", "-q")
+    assert r.exit_code == 2, r.output
+    assert r.stderr.startswith(f"error: cannot write {out}") and len(r.stderr.splitlines()) == 1
+
+
+# ---- compare ------------------------------------------------------------------------------
+def test_compare_needs_two_strategies(tmp_path):
+    r = invoke("compare", "sticky", "--strategies", "honest", "--games", 10, "--out",
+               tmp_path / "cmp")
+    assert r.exit_code == 2
+    assert r.stderr.startswith("error: ") and "nothing to compare" in r.stderr
+    assert "honest" in r.stderr and "cheater" in r.stderr  # the strategies to choose from
+    assert not (tmp_path / "cmp").exists()
+
+
+def test_compare_prints_settings_as_set_takes_them():
+    r = invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", 200, "-q",
+               "--set", "curses=true", "--set", "seats=expert,beginner,beginner,beginner",
+               "--set", "table.width_cm=80")
+    assert r.exit_code == 0, r.output
+    first = r.stdout.splitlines()[0]
+    assert "curses=true" in first and "True" not in first
+    assert "seats=expert,beginner,beginner,beginner" in first and "table.width_cm=80" in first
+    sets = first.split("(seed 1), ")[1].split(", ")
+    again = invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", 200,
+                   "-q", *[a for s in sets for a in ("--set", s)])
+    assert again.exit_code == 0, again.output
+    assert again.stdout == r.stdout
+
+
+@pytest.mark.parametrize("value", [True, False, 3, 0.5, 80.0, "hard", ["expert"],
+                                   ["expert", "beginner"], [1, 2], "Play, then sing",
+                                   ["a,b", "c"], "true", "3"])
+def test_set_text_reads_back(value):
+    from experiments.comparison import set_text
+    from simcore.rules_data import parse_text_value
+
+    assert parse_text_value(set_text(value)) == value
+
+
+# ---- a line before numba compiles ---------------------------------------------------------
+COMPILING = "compiling (or loading compiled code) ..."
+
+
+def test_commands_say_they_compile_unless_quiet_or_json():
+    r = invoke("run", "sticky", "--games", 100)
+    assert r.exit_code == 0, r.output
+    assert f"sticky: {COMPILING}" in r.stderr and COMPILING not in r.stdout
+    for quiet in ("-q", "--json"):
+        r = invoke("run", "sticky", "--games", 100, quiet)
+        assert r.exit_code == 0 and COMPILING not in r.output
+    r = invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", 100)
+    assert r.exit_code == 0, r.output
+    assert f"sticky honest: {COMPILING}" in r.stderr
+    assert f"sticky cheater: {COMPILING}" in r.stderr
+    r = invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", 100, "-q")
+    assert COMPILING not in r.output
+    r = invoke("trace", "sticky", "--seed", 7)
+    assert r.exit_code == 0 and f"sticky: {COMPILING}" in r.stderr
+    assert r.stdout.startswith("Sticky Cthulhu - seed 7")
