@@ -23,6 +23,7 @@ from tec_support import (
     table,
 )
 
+from simcore.kernels import new_rng, rng_int
 from simcore.tec import state as S
 
 B, R, G = 0, 1, 2  # blue/Fear, red/Rage, green/Greed
@@ -191,6 +192,43 @@ def test_TEC_MV_3_starting_on_the_great_old_one_must_move_away():
     assert S.A_END in actions_asked(tb)[0].legal
 
 
+def test_TEC_MV_3_not_forced_when_the_great_old_one_leaves_during_the_spin():
+    """TEC-MV-3: a player who starts on the Great Old One's card, which the spin then moves
+    away, is not forced to move (under both readings of when the check happens)."""
+    for reading in ("turn_start", "after_spin"):
+        tb = all_face_up(table({**NEUTRAL, "must_move_check": reading}, goo=2, chars=(2, 4)))
+        calm_spin(tb, 0)  # the Great Old One leaves position 2 for position 0 in the spin
+        tb.move("disc.mad.fear", "town2.mad.fear")
+        tb.sp = script([S.A_COLLECT, B], then=LAST)
+        tb.call(F_PLAY_TURN)
+        assert tb["goo_town"] == 0, reading  # it did leave the player's card
+        first = actions_asked(tb)[0]
+        assert S.A_END in first.legal and S.A_COLLECT in first.legal, reading
+        assert tb["char0.town"] == 2 and tb["char0.temp.fear"] == 1, reading  # stayed, collected
+        assert len(tb.events(S.EV_MOVE)) == 0 and tb.errors() == 0, reading
+
+
+def test_TEC_MV_3_the_forced_move_is_the_first_action():
+    """TEC-MV-3 (NOTES reading): the forced move away is the turn's first action: nothing else
+    that would be legal there (collect, banish, the town action, ending) comes before it."""
+    tb = all_face_up(table(NEUTRAL, goo=2, chars=(2, 4)))
+    tb.set_town_side(2, "docks")  # recruit: usable with Chaos in the supply
+    calm_spin(tb, 2)  # the Great Old One stays on position 2 and a blue Shambler arrives there
+    tb.move("disc.mad.fear", "town2.mad.fear")
+    tb.sp = script([S.A_COLLECT], then=LAST)  # collect here first, then leave: refused
+    tb.call(F_PLAY_TURN)
+    acts = actions_asked(tb)
+    assert tb["town2.sh.blue"] == 1  # banishing would be legal there too
+    assert acts[0].legal == {S.A_MOVE + 1, S.A_MOVE + 3}  # only the moves away
+    assert tb["char0.town"] == 1 and tb["char0.temp.fear"] == 0  # collect refused: moved first
+    assert tb["town2.mad.fear"] == 1
+    assert S.A_END in acts[1].legal  # the obligation is met: the turn is free again
+    tb = all_face_up(table(NEUTRAL, goo=2, chars=(2, 4)))  # the same table, not forced
+    tb.set_town_side(2, "docks")
+    tb.move("disc.mad.fear", "town2.mad.fear").move("smat.sh.blue", "town2.sh.blue")
+    assert {S.A_COLLECT, S.A_BANISH, S.A_TOWN, S.A_END} <= tb.legal_actions()
+
+
 def test_TEC_MV_4_flip_one_page_passed_or_stopped_beside():
     """TEC-MV-4: after moving, the player may flip one face-down Page card it moved past or
     stopped beside (not the one it left, nor others)."""
@@ -263,6 +301,22 @@ def test_TEC_CO_1_collect_one_two_or_three_by_greed():
     assert tb["char0.temp.fear"] == 1 and tb["town2.mad.fear"] == 2
 
 
+def test_TEC_CO_1_greed_is_counted_when_the_collect_starts():
+    """TEC-CO-1 (NOTES: the Greed count is taken when the Collect starts): Greed collected
+    during the Collect does not raise how many Madness it takes."""
+    for greed, n in ((0, 1), (1, 2)):
+        tb = table(NEUTRAL, chars=(2, 4))
+        tb.move("disc.mad.greed", "town2.mad.greed", 2).move("disc.mad.fear", "town2.mad.fear", 2)
+        tb.move("bag.greed", "char0.temp.greed", greed)
+        tb.sp = script([G, B, B])  # Greed first: counted afterwards it would allow one more
+        tb.act(S.A_COLLECT)
+        assert tb["char0.temp.greed"] == greed + 1
+        assert tb["char0.temp.fear"] == n - 1, greed
+        assert [a.ctx for a in tb.asked()] == list(range(n, 0, -1)), greed
+        assert tb["town2.mad.greed"] == 1 and tb["town2.mad.fear"] == 2 - (n - 1)
+        assert tb.errors() == 0
+
+
 def test_TEC_CO_2_collect_never_fills_a_track_beyond_two():
     """TEC-CO-2: at most two Madness on each Temperament Track: collecting never offers a
     colour whose track is full, and never makes a track accursed."""
@@ -316,6 +370,32 @@ def test_TEC_BA_2_cost_is_the_highest_single_die():
     tb = banish_table([2], {R: 1}, temp=(0, 1, 0))  # a 2 with one Rage: cannot
     tb.act(S.A_BANISH)
     assert tb["town2.sh.red"] == 1 and tb.asked() == []
+
+
+def seed_for_dice(want, n_faces=3):
+    """A stream seed whose first ``len(want)`` rolls of an ``n_faces``-face die are ``want``
+    (face indices: with faces ``[0, 1, 2]`` the rolled numbers themselves)."""
+    for seed in range(10_000):
+        rng = new_rng(seed, 0)
+        if tuple(int(rng_int(rng, n_faces)) for _ in want) == tuple(want):
+            return seed
+    raise AssertionError(f"no seed rolls {want}")
+
+
+def test_TEC_BA_2_cost_is_the_highest_single_die_of_mixed_dice():
+    """TEC-BA-2: with dice showing different faces the cost is the highest single die: not
+    the first, the last, the lowest, nor the sum."""
+    for dice in ((1, 2, 0), (2, 0, 1), (0, 2, 1), (0, 1), (1, 0)):
+        n, cost = len(dice), max(dice)
+        tb = banish_table([0, 1, 2], {R: n}, temp=(0, 2, 0), sp=script([R]))
+        tb.rng = new_rng(seed_for_dice(dice), 0)
+        tb.act(S.A_BANISH)
+        roll = tb.events(S.EV_ROLL)
+        assert len(roll) == 1 and roll[0, 2] == n
+        assert tuple(roll[0, 3:3 + n]) == dice and len(set(dice)) > 1  # mixed faces rolled
+        assert tb.asked()[0].kind == S.D_BANISH and tb.asked()[0].ctx == cost, dice
+        assert tb["char0.temp.rage"] == 2 - cost and tb["town2.sh.red"] == n - 1, dice
+        assert tb.events(S.EV_BANISH)[-1, 3] == cost and tb.errors() == 0
 
 
 def test_TEC_BA_3_chaos_is_wild_when_banishing():
@@ -719,6 +799,21 @@ def test_TEC_SE_2_one_portal_per_action_one_die_per_rune_at_most_three():
         roll = tb.events(S.EV_ROLL)
         assert len(roll) == 1 and roll[0, 2] == dice
         assert len(tb.events(S.EV_SEAL)) == 1 and tb["cnt_seal_tries"] == 1
+
+
+def test_TEC_SE_2_only_runes_of_the_portals_colour_give_dice():
+    """TEC-SE-2: only runes of the portal's colour give dice (at most three); the player's
+    runes of other colours add none."""
+    cases = (((3, 1, 0), 2, 1), ((3, 1, 0), 0, 3), ((1, 2, 3), 0, 1), ((2, 2, 1), 4, 1),
+             ((0, 2, 3), 3, 2), ((1, 3, 1), 2, 3), ((3, 1, 2), 5, 2))
+    for runes, q, dice in cases:
+        tb = seal_table(faces=(0,), temp=(1, 1, 1), runes=runes)
+        colour = tb[f"portal{q}.colour"]
+        assert colour == q // 2 and dice == min(runes[colour], 3)
+        tb.act(S.A_SEAL + q)
+        roll = tb.events(S.EV_ROLL)
+        assert len(roll) == 1 and roll[0, 2] == dice, (runes, q)
+        assert len(tb.events(S.EV_SEAL)) == 1 and tb.errors() == 0
 
 
 def test_TEC_SE_3_dice_sum_must_reach_the_portal_number():
