@@ -725,11 +725,14 @@ def test_TEC_TR_5_a_new_face_down_card_replaces_it():
     assert tb["town2.page_state"] == -1 and tb.errors() == 0
 
 
-def test_TEC_TR_6_last_page_flips_the_mat_into_phase_two():
+@pytest.mark.parametrize("energy", ["keep", "bag"])
+def test_TEC_TR_6_last_page_flips_the_mat_into_phase_two(energy):
     """TEC-TR-6: translating the last page flips the Great Old One mat (its phase-two Strength
     Track with the token at the start, its powers), pours the whole Discard mat into the bag,
-    and phase two begins."""
-    tb = translate_table(card=3, temp=(0, 0, 1), chaos=0)  # one Greed, page 5
+    and phase two begins.  The Eldritch on the Energy Track stay (phase_two_energy = "keep")
+    or go into the bag too ("bag")."""
+    tb = translate_table(card=3, temp=(0, 0, 1), chaos=0,  # one Greed, page 5
+                         overrides={**NEUTRAL, "phase_two_energy": energy})
     for number in (1, 2, 3, 4) * 5 + (5, 5, 5, 5):
         tb.call(F_PLACE_TOKEN, number)
     assert tb["pages_placed"] == 24 and tb["phase"] == 1
@@ -754,8 +757,9 @@ def test_TEC_TR_6_last_page_flips_the_mat_into_phase_two():
     assert tb["bag.fear"] == bag["fear"] + disc[0]
     assert tb["bag.greed"] == bag["greed"] + disc[2] + 1  # and the Greed just paid
     assert tb["bag.chaos"] == bag["chaos"] + chaos + 2  # row 5 and column 5 released theirs
-    assert tb["bag.eldritch"] == bag["eldritch"] + 1
-    assert tb["energy"] == 1
+    kept = 1 if energy == "keep" else 0
+    assert tb["bag.eldritch"] == bag["eldritch"] + 1 + (1 - kept)
+    assert tb["energy"] == kept
     assert len(tb.events(S.EV_PHASE2)) == 1 and tb.errors() == 0
 
 

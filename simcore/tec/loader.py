@@ -288,6 +288,7 @@ def compile_params(rules: RulesData) -> TecParams:
     ip[S.I_TRANSLATE_DOWN] = 1 if rules["translate_face_down"] else 0
     ip[S.I_MOVE_EXACT] = 1 if rules["move_exact"] else 0
     ip[S.I_MUST_MOVE_AFTER_SPIN] = 1 if rules["must_move_check"] == "after_spin" else 0
+    ip[S.I_P2_ENERGY_TO_BAG] = 1 if rules["phase_two_energy"] == "bag" else 0
     ip[S.I_MAX_TURNS] = rules["max_turns"]
     ip[S.I_MAX_ACTIONS] = rules["max_actions_per_turn"]
     names = tuple((a, b) for a, b in town_names)

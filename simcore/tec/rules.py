@@ -105,6 +105,7 @@ from simcore.tec.state import (
     I_N_FACES,
     I_N_PAGES,
     I_N_SEGMENTS,
+    I_P2_ENERGY_TO_BAG,
     I_PAGE_COST,
     I_PAGE_RUNE,
     I_PAGE_TOK,
@@ -707,7 +708,8 @@ def place_page_token(st, number, ip, ev, evn):
 def enter_phase_two(st, ip, ev, evn):
     """TEC-TR-6: flip the Great Old One mat: the new side's Strength Track (token at its start),
     Energy Track and powers; every tentacle on the Discard mat goes into the bag.  Eldritch
-    already on the Energy Track stay, up to the new track's length (the rest go to the bag)."""
+    already on the Energy Track stay, up to the new track's length (the rest go to the bag),
+    or with ``phase_two_energy = "bag"`` all go into the bag."""
     st[S_PHASE] = 2
     st[S_PHASE2_TURN] = st[S_TURN]
     st[S_STRENGTH] = 0
@@ -715,9 +717,9 @@ def enter_phase_two(st, ip, ev, evn):
     for k in range(MAX_STRENGTH):
         st[S_STR_DRAW + k] = ip[I_STR_DRAW + MAX_STRENGTH + k]
     st[S_ENERGY_LEN] = ip[I_ENERGY_LEN + 1]
-    if st[S_ENERGY] > st[S_ENERGY_LEN]:
-        st[S_BAG + K_ELDRITCH] += st[S_ENERGY] - st[S_ENERGY_LEN]
-        st[S_ENERGY] = st[S_ENERGY_LEN]
+    keep = 0 if ip[I_P2_ENERGY_TO_BAG] == 1 else min(st[S_ENERGY], st[S_ENERGY_LEN])
+    st[S_BAG + K_ELDRITCH] += st[S_ENERGY] - keep
+    st[S_ENERGY] = keep
     for c in range(N_COLOURS):
         st[S_POWER + c] = ip[I_POWER + 3 + c]
         st[S_POWER_N + c] = ip[I_POWER_N + 3 + c]

@@ -115,6 +115,7 @@ I_LINE_CHAOS = _p.take()
 I_TRANSLATE_DOWN = _p.take()
 I_MOVE_EXACT = _p.take()
 I_MUST_MOVE_AFTER_SPIN = _p.take()  # TEC-MV-3 reading
+I_P2_ENERGY_TO_BAG = _p.take()  # TEC-TR-6 reading: the Energy Track is cleared into the bag
 I_MAX_TURNS = _p.take()
 I_MAX_ACTIONS = _p.take()
 I_CHECK = _p.take()  # 1: assert conservation after every step
