@@ -63,6 +63,7 @@ def games(
     json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The games, their settings with defaults and sources, and their strategies."""
+    from experiments.comparison import set_text
     from strategies import registry
 
     names = [game] if game else game_names()
@@ -79,8 +80,10 @@ def games(
             "kind": "cooperative" if g.cooperative else "competitive",
             "rules_file": str(rules.path),
             "sources": rules.source_counts(),
-            "strategies": {n: s.description.split("\n")[0]
+            "strategies": {n: _first_paragraph(s.description)
                            for n, s in registry.specs(g.name).items()},
+            "strategy_params": {n: {k: _param_info(prm) for k, prm in s.params.items()}
+                                for n, s in registry.specs(g.name).items()},
             "default_strategy": g.default_strategy,
             "settings": {k: {"default": e.value, "source": e.source, "allowed": e.allowed(),
                              "note": e.note} for k, e in keys.items()},
@@ -96,12 +99,31 @@ def games(
         typer.echo("  strategies: " + ", ".join(
             f"{n}{' (default)' if n == info['default_strategy'] else ''}"
             for n in info["strategies"]))
+        if game:  # each strategy's plan and its parameters (--set strategy.KEY=VALUE)
+            for n, text in info["strategies"].items():
+                typer.echo(f"    {n}: {text}")
+                for k, prm in info["strategy_params"][n].items():
+                    typer.echo(f"      strategy.{k} = {set_text(prm['default'])} {prm['allowed']}: "
+                               f"{prm['help']}")
         typer.echo("  " + ("keys" if game else "settings") + " (key = default [source] allowed):")
         for k, e in info["settings"].items():
-            typer.echo(f"    {k} = {e['default']!r} [{e['source']}] {e['allowed']}")
+            typer.echo(f"    {k} = {set_text(e['default'])} [{e['source']}] {e['allowed']}")
         if not game:
             typer.echo(f"  (`cthulhu-sim games {name}` lists every rules-data key)")
         typer.echo("")
+
+
+def _first_paragraph(text: str) -> str:
+    """A docstring's first paragraph on one line (its first line may end mid-sentence)."""
+    return " ".join(text.strip().split("\n\n")[0].split())
+
+
+def _param_info(prm) -> dict:
+    if prm.choices:
+        allowed = "one of " + ", ".join(prm.choices)
+    else:
+        allowed = f"between {prm.lo:g} and {prm.hi:g}"
+    return {"default": prm.shown(prm.default), "allowed": allowed, "help": prm.help}
 
 
 @app.command()

@@ -71,7 +71,7 @@ class Entry:
             item = self.kind[5:-1]
             parts.append(f"each {item}")
         else:
-            parts.append(f"a {self.kind}")
+            parts.append(f"{'an' if self.kind[0] in 'aeiou' else 'a'} {self.kind}")
         if self.choices is not None:
             parts.append("one of " + ", ".join(map(str, self.choices)))
         if self.min is not None and self.max is not None:

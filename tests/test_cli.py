@@ -14,8 +14,8 @@ def test_games_lists_sticky_with_settings_and_strategies():
     r = invoke("games")
     assert r.exit_code == 0, r.output
     assert "sticky: Sticky Cthulhu (competitive)" in r.stdout
-    assert "players = 4 [public] a int, between 2 and 6" in r.stdout
-    assert "curses = False [rulebook] a bool" in r.stdout
+    assert "players = 4 [public] an int, between 2 and 6" in r.stdout
+    assert "curses = false [rulebook] a bool" in r.stdout  # in --set syntax
     assert "honest (default)" in r.stdout and "cheater" in r.stdout
     assert "table.width_cm" not in r.stdout  # only top-level settings without a game
 
@@ -31,8 +31,22 @@ def test_games_sticky_lists_every_key():
     info = json.loads(r.stdout)["sticky"]
     assert info["kind"] == "competitive" and info["default_strategy"] == "honest"
     assert info["settings"]["players"]["default"] == 4
-    assert info["settings"]["players"]["allowed"] == "a int, between 2 and 6"
+    assert info["settings"]["players"]["allowed"] == "an int, between 2 and 6"
     assert sum(info["sources"].values()) == len(info["settings"])
+    # each strategy's whole first paragraph, and its parameters with defaults and ranges
+    assert info["strategies"]["spoiler"].endswith("tokens of winning.")
+    assert info["strategy_params"]["cheater"]["ignore_p"] == {
+        "default": 1.0, "allowed": "between 0 and 1",
+        "help": "chance of ignoring an eligible Curse each turn"}
+    assert info["strategy_params"]["by_seat"]["seat_0"]["allowed"] == (
+        "one of honest, cheater, spoiler, random")
+    assert info["strategy_params"]["honest"] == {}
+
+
+def test_games_sticky_text_shows_strategy_parameters():
+    r = invoke("games", "sticky")
+    assert "strategy.block_at = 1.0 between 0 and 100: block when a rival" in r.stdout
+    assert "strategy.seat_2 = honest one of honest, cheater, spoiler, random" in r.stdout
 
 
 def test_games_unknown_game():
@@ -133,8 +147,8 @@ def test_trace_with_overrides_and_strategy():
 @pytest.mark.parametrize(
     "args,key,allowed",
     [
-        (["--set", "players=9"], "players", "allowed: a int, between 2 and 6"),
-        (["--players", "1"], "players", "allowed: a int, between 2 and 6"),
+        (["--set", "players=9"], "players", "allowed: an int, between 2 and 6"),
+        (["--players", "1"], "players", "allowed: an int, between 2 and 6"),
         (["--set", "curses=maybe"], "curses", "allowed: a bool"),
         (["--set", "table.width_cm=wide"], "table.width_cm",
          "allowed: a float, between 10.0 and 500.0"),

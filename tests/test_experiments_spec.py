@@ -95,7 +95,7 @@ def test_hash_tracks_what_decides_results(tmp_path):
         ('game = "sticky"\n[axes]\nplayers = []\n[games]\nper_cell = 5', "'axes.players'",
          "empty axis"),
         ('game = "sticky"\n[axes]\nplayers = [2, 9]\n[games]\nper_cell = 5',
-         "'axes.players' value 9", "above the maximum; allowed: a int, between 2 and 6"),
+         "'axes.players' value 9", "above the maximum; allowed: an int, between 2 and 6"),
         ('game = "sticky"\n[axes]\nplayerz = [2]\n[games]\nper_cell = 5', "'axes.playerz'",
          "did you mean players"),
         ('game = "sticky"\n[axes]\ncurses = [true, "maybe"]\n[games]\nper_cell = 5',

@@ -164,9 +164,9 @@ def test_bare_value_instead_of_a_table(tmp_path):
     "line,reason,allowed",
     [
         ('p = { value = 9, min = 2, max = 6, source = "public", note = "n" }',
-         "9 is above the maximum", "a int, between 2 and 6"),
+         "9 is above the maximum", "an int, between 2 and 6"),
         ('p = { value = 1, min = 2, max = 6, source = "public", note = "n" }',
-         "1 is below the minimum", "a int, between 2 and 6"),
+         "1 is below the minimum", "an int, between 2 and 6"),
         ('p = { value = -0.5, min = 0.0, source = "public", note = "n" }',
          "-0.5 is below the minimum", "a float, >= 0.0"),
         ('p = { value = 7.5, max = 5.0, source = "public", note = "n" }',
@@ -262,11 +262,11 @@ def test_parse_text_value():
 @pytest.mark.parametrize(
     "item,reason,allowed",
     [
-        ("players=9", "9 is above the maximum", "a int, between 2 and 6"),
-        ("players=1", "1 is below the minimum", "a int, between 2 and 6"),
-        ("players=abc", "'abc' is not an integer", "a int, between 2 and 6"),
-        ("players=3.5", "3.5 is not an integer", "a int, between 2 and 6"),
-        ("players=true", "True is not an integer", "a int, between 2 and 6"),
+        ("players=9", "9 is above the maximum", "an int, between 2 and 6"),
+        ("players=1", "1 is below the minimum", "an int, between 2 and 6"),
+        ("players=abc", "'abc' is not an integer", "an int, between 2 and 6"),
+        ("players=3.5", "3.5 is not an integer", "an int, between 2 and 6"),
+        ("players=true", "True is not an integer", "an int, between 2 and 6"),
         ("curses=3", "3 is not a bool", "a bool"),
         ("face=sometimes", "'sometimes' is not allowed", "a str, one of reroll, any"),
         ("table.width_cm=5", "5.0 is below the minimum", "a float, between 10.0 and 500.0"),
@@ -380,7 +380,7 @@ def user_error(tmp_path, ref, text):
     "old,new,key,reason",
     [
         ("value = 4, min = 2", "value = 4.0, min = 2", "players",
-         "4.0 is not an integer; allowed: a int, between 2 and 6"),
+         "4.0 is not an integer; allowed: an int, between 2 and 6"),
         ("value = 4, min = 2", 'value = "five", min = 2', "players", "'five' is not an integer"),
         ('value = "reroll"', "value = 1", "face", "1 is not a string"),
         ("value = false", "value = 0", "curses", "0 is not a bool"),
