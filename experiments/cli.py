@@ -47,12 +47,21 @@ def shortcut_overrides(game: str, sets: list[str] | None, **shortcuts) -> list[s
     """--players/--goo/--difficulty become key=value overrides (checked like any other)."""
     g = get_game(game)
     out = list(sets or [])
+    seen: dict[str, str] = {}
+    for item in out:  # a key set twice with different values is a mistake, not a choice
+        key, _, text = item.partition("=")
+        key, text = key.strip(), text.strip()
+        if seen.get(key, text) != text:
+            fail(f"--set {key} is given twice ({seen[key]} and {text})")
+        seen[key] = text
     for name, value in shortcuts.items():
         if value is None:
             continue
         key = g.shortcuts.get(name)
         if key is None:
             fail(f"--{name} does not apply to {g.name}")
+        if key in seen and seen[key] != str(value):
+            fail(f"--{name} {value} and --set {key}={seen[key]} disagree")
         out.append(f"{key}={value}")
     return out
 

@@ -363,3 +363,14 @@ def test_commands_say_they_compile_unless_quiet_or_json():
     r = invoke("trace", "sticky", "--seed", 7)
     assert r.exit_code == 0 and f"sticky: {COMPILING}" in r.stderr
     assert r.stdout.startswith("Sticky Cthulhu - seed 7")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "3", "--set", "players=2"], "--players 3 and --set players=2 disagree"),
+    (["--set", "players=3", "--set", "players=5"], "--set players is given twice (3 and 5)"),
+])
+def test_conflicting_settings_are_refused(args, message):
+    r = invoke("run", "sticky", "--games", 10, "-q", *args)
+    assert r.exit_code == 2 and f"error: {message}" in r.output
+    assert invoke("run", "sticky", "--games", 10, "-q", "--players", "3", "--set",
+                  "players=3").exit_code == 0
