@@ -113,6 +113,8 @@ def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float
         "game": g.name,
         "title": g.title,
         "config": config.resolved(),
+        "settings": config.changed(),
+        "rules_file": str(config.rules.path),
         "strategy": config.strategy.name,
         "games": n,
         "seed": seed,
@@ -150,6 +152,11 @@ def format_summary(summary: dict) -> str:
         f"{summary['title']} - strategy {summary['strategy']}, {summary['games']:,} games, "
         f"seed {summary['seed']}",
     ]
+    if "settings" in summary:  # what was run, so a pasted result says it
+        from experiments.comparison import settings_text
+
+        lines.append("  settings: " + (settings_text(summary["settings"]) or "defaults")
+                     + f"  (rules data: {summary['rules_file']})")
     if "win_rate" in summary:
         lo, hi = summary["ci95"]
         lines.append(f"  team win rate   {100 * summary['win_rate']:6.2f}%  "

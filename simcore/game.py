@@ -41,6 +41,16 @@ class Config:
             out[f"strategy.{k}"] = v
         return out
 
+    def changed(self) -> dict[str, Any]:
+        """The settings that differ from the rules file's and the strategy's defaults:
+        every override, then every strategy parameter not at its default (``strategy.X``)."""
+        out = dict(self.rules.overridden)
+        params = self.strategy.spec.params
+        for k, v in self.strategy.param_dict().items():
+            if v != params[k].shown(params[k].default):
+                out[f"strategy.{k}"] = v
+        return out
+
     @property
     def seats(self) -> int:
         return self.game.seats(self.rules)

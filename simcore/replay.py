@@ -55,12 +55,8 @@ def set_options(config) -> list[str]:
     """``--set key=value`` options for every rules-data override and every strategy
     parameter that is not at its default (values written so they read back the same)."""
     out: list[str] = []
-    for key, value in config.rules.overridden.items():
+    for key, value in config.changed().items():
         out += ["--set", f"{key}={_plain(value)}"]
-    defaults = config.strategy.spec.params
-    for name, value in config.strategy.param_dict().items():
-        if value != defaults[name].shown(float(defaults[name].default)):
-            out += ["--set", f"strategy.{name}={_plain(value)}"]
     return out
 
 

@@ -374,3 +374,17 @@ def test_conflicting_settings_are_refused(args, message):
     assert r.exit_code == 2 and f"error: {message}" in r.output
     assert invoke("run", "sticky", "--games", 10, "-q", "--players", "3", "--set",
                   "players=3").exit_code == 0
+
+
+def test_run_says_what_was_run():
+    """The text summary names the settings changed from the defaults and the rules file, so
+    a pasted result can be attributed; --json has them as `settings` and `rules_file`."""
+    args = ("run", "sticky", "--games", 200, "-q", "--strategy", "by_seat", "--set",
+            "curses=true", "--set", "strategy.seat_0=cheater")
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    assert "settings: curses=true, strategy.seat_0=cheater  (rules data: " in r.stdout
+    info = json.loads(invoke(*args, "--json").stdout)
+    assert info["settings"] == {"curses": True, "strategy.seat_0": "cheater"}
+    assert info["rules_file"].endswith("rules.toml")
+    assert "settings: defaults" in invoke("run", "sticky", "--games", 200, "-q").stdout
