@@ -21,6 +21,25 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+def _version(value: bool) -> None:
+    if value:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            typer.echo(f"cthulhu-sim {version('cthulhu-sim')}")
+        except PackageNotFoundError:  # run from a source tree without installing
+            typer.echo("cthulhu-sim (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+                                          help="Print the version and exit.")] = False,
+) -> None:
+    """Monte Carlo balance simulator for Cthulhu tabletop games."""
+
+
 GameArg = Annotated[str, typer.Argument(help="Game: " + ", ".join(game_names()))]
 SetOpt = Annotated[
     list[str] | None,

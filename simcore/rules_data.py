@@ -360,6 +360,8 @@ def _check_fields(raw: dict) -> str | None:
     for name in ("min", "max"):
         if name in raw and not _is_number(raw[name]):
             return f"field '{name}': {raw[name]!r} is not a number"
+    if "min" in raw and "max" in raw and raw["min"] > raw["max"]:
+        return f"field 'min' ({raw['min']!r}) is above field 'max' ({raw['max']!r})"
     if "choices" in raw:
         ch = raw["choices"]
         if (not isinstance(ch, list) or not ch

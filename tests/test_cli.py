@@ -388,3 +388,8 @@ def test_run_says_what_was_run():
     assert info["settings"] == {"curses": True, "strategy.seat_0": "cheater"}
     assert info["rules_file"].endswith("rules.toml")
     assert "settings: defaults" in invoke("run", "sticky", "--games", 200, "-q").stdout
+
+
+def test_version():
+    r = invoke("--version")
+    assert r.exit_code == 0 and r.stdout.startswith("cthulhu-sim ")

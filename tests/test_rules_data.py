@@ -522,8 +522,12 @@ def sticky_variant(tmp_path, old, new):
         ("max_turns = { value = 200, min = 1, max = 100000,",
          "max_turns = { value = 99999999999999999999, min = 1, max = 1e30,",
          "key 'max_turns': 99999999999999999999 does not fit the simulator's 64-bit integers"),
+        ("max_turns = { value = 200, min = 1, max = 100000,",
+         "max_turns = { value = 5, min = 7, max = 3,",
+         "key 'max_turns': field 'min' (7) is above field 'max' (3)"),
     ],
-    ids=["float-players", "string-tokens", "renamed-key", "infinite-float", "huge-int"],
+    ids=["float-players", "string-tokens", "renamed-key", "infinite-float", "huge-int",
+         "min-above-max"],
 )
 def test_sticky_user_rules_file_errors_name_file_and_key(sticky, tmp_path, old, new, reason):
     path = sticky_variant(tmp_path, old, new)
