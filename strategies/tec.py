@@ -26,6 +26,7 @@ from simcore.tec.state import (
     D_EXCHANGE,
     D_FLIP,
     D_GATHER,
+    D_PAY,
     D_POINTER_MADNESS,
     D_REROLL,
     D_STUDY,
@@ -539,6 +540,10 @@ def heuristic(st, legal, params, rng):
                         return way
                     k = (k + step) % N_TOWNS
         return 0 if cw <= N_TOWNS - cw else 1
+    if kind == D_PAY:
+        # Madness first: Chaos is wild, buys extra actions and is capped at two, while spent
+        # Madness only returns to the bag through the Discard mat
+        return first_legal(legal)
     if kind == D_STUDY:
         best = N_TOWNS
         best_d = N_TOWNS

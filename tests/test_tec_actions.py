@@ -410,6 +410,29 @@ def test_TEC_BA_3_chaos_is_wild_when_banishing():
         assert tb.errors() == 0
 
 
+def test_TEC_BA_3_the_player_chooses_how_many_chaos_to_spend():
+    """TEC-BA-3 "A player may spend Chaos Tentacles as a wild color": with both the Madness
+    and the Chaos to pay, how many Chaos to spend is the player's choice (D_PAY: 0 .. what
+    the Chaos can cover); with only one way to pay nothing is asked."""
+    tb = banish_table([2], {R: 2}, temp=(0, 2, 0), chaos=2, sp=script([R, 2]))
+    before = tb.snapshot()
+    tb.act(S.A_BANISH)
+    pay = tb.asked()[1]
+    assert (pay.kind, pay.ctx, pay.legal) == (S.D_PAY, R, {0, 1, 2})
+    changed = tb.changed(before)
+    assert changed["char0.chaos"] == -2 and changed["supply.chaos"] == 2
+    assert "char0.temp.1" not in changed  # the Rage is kept
+    assert list(tb.events(S.EV_PAY)[0, 1:6]) == [0, R, 0, 2, S.PAY_BANISH]
+    # one Chaos, one Rage
+    tb = banish_table([2], {R: 2}, temp=(0, 2, 0), chaos=2, sp=script([R, 1]))
+    tb.act(S.A_BANISH)
+    assert tb["char0.chaos"] == 1 and tb["char0.temp.rage"] == 1 and tb.errors() == 0
+    # a Rage short: the Chaos must cover it, so nothing is asked
+    tb = banish_table([2], {R: 2}, temp=(0, 1, 0), chaos=1, sp=script([R]))
+    tb.act(S.A_BANISH)
+    assert [a.kind for a in tb.asked()] == [S.D_BANISH]
+
+
 def test_TEC_BA_4_cannot_banish_without_the_tentacles():
     """TEC-BA-4: without the tentacles to pay (of the colour, or Chaos) no Shambler is
     banished; a colour that cannot be paid is not offered."""
@@ -654,6 +677,29 @@ def test_TEC_TR_1_translate_pays_the_page_cost_chaos_wild():
     assert tb["cnt_flips"] == 1 and tb.errors() == 0
 
 
+def test_TEC_TR_1_the_player_chooses_the_chaos_to_spend_keeping_what_later_colours_need():
+    """TEC-TR-1 "You may spend Chaos Tentacles as wild tentacles": a Chaos may replace a
+    Madness the player holds (D_PAY, colour by colour), but never one a later colour of the
+    same cost needs.  The card costs 1 Fear and 2 Greed; the player holds 1 Fear, 1 Greed."""
+    tb = translate_table(chaos=1)  # the one Chaos is needed for the second Greed
+    tb.act(S.A_TRANSLATE)
+    assert not [a for a in tb.asked() if a.kind == S.D_PAY]
+    assert tb["char0.chaos"] == 0 and tb["char0.temp.fear"] == 0
+    tb = translate_table(chaos=2)
+    tb.sp = script([1])  # Fear paid with a Chaos
+    before = tb.snapshot()
+    tb.act(S.A_TRANSLATE)
+    pays = [a for a in tb.asked() if a.kind == S.D_PAY]
+    assert [(a.ctx, a.legal) for a in pays] == [(0, {0, 1})]  # Greed: no choice left
+    changed = tb.changed(before)
+    assert "char0.temp.0" not in changed  # the Fear is kept
+    assert changed["char0.temp.2"] == -1 and changed["char0.chaos"] == -2
+    assert changed["supply.chaos"] == 2 and changed["disc.mad.2"] == 1
+    assert [list(e[1:6]) for e in tb.events(S.EV_PAY)] == [
+        [0, 0, 0, 1, S.PAY_TRANSLATE], [0, 2, 1, 1, S.PAY_TRANSLATE]]
+    assert tb.errors() == 0
+
+
 def test_TEC_TR_2_page_tokens_on_the_leftmost_free_spaces():
     """TEC-TR-2: the card's Page tokens go on the Necronomicon, left-most free space of the
     row of each number; a number whose row is full places nothing."""
@@ -843,6 +889,20 @@ def test_TEC_SE_4_success_covers_the_portal_with_madness_or_chaos():
     tb.act(S.A_SEAL + 2)
     assert tb["portal2.sealed"] == 2 and tb["char0.chaos"] == 0 and tb["sealed"] == 2
     assert tb.errors() == 0
+
+
+def test_TEC_SE_4_the_player_chooses_madness_or_chaos_to_cover_the_portal():
+    """TEC-SE-4 "You may use a Chaos Tentacle as a wild in place of a Madness Tentacle":
+    holding both, the player chooses (D_PAY); the Chaos covers the portal and the Madness
+    stays on the mat."""
+    tb = seal_table(temp=(0, 1, 0), chaos=1, runes=(0, 2, 0))
+    tb.sp = script(then=LAST)
+    tb.act(S.A_SEAL + 3)
+    pays = [a for a in tb.asked() if a.kind == S.D_PAY]
+    assert [(a.ctx, a.legal, a.answer) for a in pays] == [(1, {0, 1}, 1)]
+    assert tb["portal3.sealed"] == 2 and tb["char0.chaos"] == 0
+    assert tb["char0.temp.rage"] == 1 and tb.errors() == 0
+    assert list(tb.events(S.EV_PAY)[0, 1:6]) == [0, 1, 0, 1, S.PAY_SEAL]
 
 
 def test_TEC_SE_5_phase_two_moves_through_the_great_old_one():

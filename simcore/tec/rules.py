@@ -43,6 +43,7 @@ from simcore.tec.state import (
     D_EXCHANGE,
     D_FLIP,
     D_GATHER,
+    D_PAY,
     D_POINTER_MADNESS,
     D_REROLL,
     D_STUDY,
@@ -63,6 +64,7 @@ from simcore.tec.state import (
     EV_LINE_DONE,
     EV_MOVE,
     EV_NO_SHAMBLER,
+    EV_PAY,
     EV_PHASE2,
     EV_POINTER,
     EV_POWER,
@@ -161,6 +163,9 @@ from simcore.tec.state import (
     P_RUNES,
     P_TEMP,
     P_TOWN,
+    PAY_BANISH,
+    PAY_SEAL,
+    PAY_TRANSLATE,
     PW_DECAY,
     PW_DRAIN,
     PW_DRAW,
@@ -1168,16 +1173,30 @@ def do_collect(st, rng, ip, decide, sp, legal, ev, evn):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def pay(st, c, colour, amount):
-    """Pay ``amount`` tentacles of ``colour``: Madness first (to the Discard mat), then Chaos
-    as wild (to the supply) - TEC-BA-3/7, TEC-TR-1, TEC-SE-4."""
+def pay(st, c, colour, amount, reserve, what, legal, decide, sp, rng, ev, evn):
+    """Pay ``amount`` tentacles of ``colour`` (TEC-BA-3/7, TEC-TR-1, TEC-SE-4): Madness to the
+    Discard mat, Chaos as wild to the supply.  How many Chaos to spend is the player's choice
+    (D_PAY) when more than one split is possible, keeping ``reserve`` Chaos for what is still
+    to be paid.  Returns the Chaos spent."""
     o = ch(c)
-    from_mad = min(amount, st[o + P_TEMP + colour])
-    st[o + P_TEMP + colour] -= from_mad
-    st[S_DISC_MAD + colour] += from_mad
-    rest = amount - from_mad
-    st[o + P_CHAOS] -= rest
-    st[S_SUP_CHAOS] += rest
+    lo = max(amount - st[o + P_TEMP + colour], 0)  # Chaos needed at least
+    hi = min(st[o + P_CHAOS] - reserve, amount)
+    x = lo
+    if hi > lo:
+        clear_legal(legal)
+        for k in range(lo, hi + 1):
+            legal[k] = 1
+        st[S_CTX] = colour
+        st[S_CTX + 1] = amount
+        st[S_CTX + 2] = what
+        x = ask(st, D_PAY, legal, decide, sp, rng)
+    st[o + P_TEMP + colour] -= amount - x
+    st[S_DISC_MAD + colour] += amount - x
+    st[o + P_CHAOS] -= x
+    st[S_SUP_CHAOS] += x
+    if amount > 0:
+        log(ev, evn, EV_PAY, c, colour, amount - x, x, what, 0, 0)
+    return x
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -1213,7 +1232,7 @@ def do_banish(st, rng, ip, decide, sp, legal, ev, evn):
     if k == STOP:
         log(ev, evn, EV_BANISH, c, t, cost, -2, 0, 0, 0)
         return
-    pay(st, c, k, cost)
+    pay(st, c, k, cost, 0, PAY_BANISH, legal, decide, sp, rng, ev, evn)
     if brawled:
         st[S_BRAWLER_USED] = 1
     st[tw(t) + T_SH + k] -= 1  # TEC-BA-5
@@ -1255,9 +1274,15 @@ def do_translate(st, hid, rng, ip, decide, sp, legal, ev, evn):
     more1 = min(c1 - off1, discount)
     discount -= more1
     more2 = min(c2 - off2, discount)
-    pay(st, c, 0, c0 - off0 - more0)
-    pay(st, c, 1, c1 - off1 - more1)
-    pay(st, c, 2, c2 - off2 - more2)
+    p0 = c0 - off0 - more0
+    p1 = c1 - off1 - more1
+    p2 = c2 - off2 - more2
+    # the Chaos the later colours cannot do without stays in reserve
+    need1 = max(p1 - st[o + P_TEMP + 1], 0)
+    need2 = max(p2 - st[o + P_TEMP + 2], 0)
+    pay(st, c, 0, p0, need1 + need2, PAY_TRANSLATE, legal, decide, sp, rng, ev, evn)
+    pay(st, c, 1, p1, need2, PAY_TRANSLATE, legal, decide, sp, rng, ev, evn)
+    pay(st, c, 2, p2, 0, PAY_TRANSLATE, legal, decide, sp, rng, ev, evn)
     placed = 0
     for k in range(3):
         number = st[tw(t) + T_PTOK + k]
@@ -1288,8 +1313,21 @@ def do_seal(st, q, rng, ip, decide, sp, legal, ev, evn):
     log(ev, evn, EV_SEAL, c, q, total, st[pq(q) + Q_NUMBER], 1 if ok else 0, 0, 0)
     if not ok:
         return
+    # TEC-SE-4: the portal is covered with a Madness of its colour or a Chaos (the player's
+    # choice when holding both); it stays there
     o = ch(c)
-    if st[o + P_TEMP + colour] > 0:
+    lo = 1 if st[o + P_TEMP + colour] == 0 else 0
+    x = lo
+    if lo == 0 and st[o + P_CHAOS] > 0:
+        clear_legal(legal)
+        legal[0] = 1
+        legal[1] = 1
+        st[S_CTX] = colour
+        st[S_CTX + 1] = 1
+        st[S_CTX + 2] = PAY_SEAL
+        x = ask(st, D_PAY, legal, decide, sp, rng)
+    log(ev, evn, EV_PAY, c, colour, 1 - x, x, PAY_SEAL, 0, 0)
+    if x == 0:
         st[o + P_TEMP + colour] -= 1
         st[pq(q) + Q_SEALED] = 1
     else:

@@ -300,8 +300,14 @@ D_STUDY = 11  # study: town whose face-down card to flip, or N_TOWNS to stop
 D_BARRICADE = 12  # barricade: Shambler colour to return, or 3 to stop
 D_DIRECTION = 13  # move: 0 clockwise, 1 counter-clockwise (asked only when both are legal);
 # S_CTX[0] = destination town
+D_PAY = 14  # paying a cost: how many Chaos (wild) to spend instead of Madness; asked only when
+# more than one split is possible; S_CTX[0] = colour, [1] = amount, [2] = 0 banish,
+# 1 translate, 2 seal
 D_NAMES = ("action", "flip", "collect", "reroll", "banish", "pointer_madness", "town_side",
-           "vent", "travel", "gather", "exchange", "study", "barricade", "direction")
+           "vent", "travel", "gather", "exchange", "study", "barricade", "direction", "pay")
+PAY_BANISH = 0
+PAY_TRANSLATE = 1
+PAY_SEAL = 2
 
 # main actions
 A_MOVE = 0  # + destination town (0..4)
@@ -357,4 +363,4 @@ EV_WIDTH = 8
  EV_DRAW, EV_ACCURSED, EV_SPAWN, EV_GOO_MOVE, EV_POWER, EV_ACTION, EV_MOVE, EV_FLIP,
  EV_STOP_DRAW, EV_COLLECT, EV_ROLL, EV_REROLL, EV_BANISH, EV_CLEANUP, EV_TOWN_ACTION,
  EV_TRANSLATE, EV_LINE_DONE, EV_PHASE2, EV_SEAL, EV_BRAIN, EV_STRENGTH, EV_END, EV_CHAOS_LOST,
- EV_ABILITY, EV_VIOLATION, EV_NO_SHAMBLER, EV_DRAW_SHORT) = range(34)
+ EV_ABILITY, EV_VIOLATION, EV_NO_SHAMBLER, EV_DRAW_SHORT, EV_PAY) = range(35)

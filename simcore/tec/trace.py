@@ -125,6 +125,11 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
             else:
                 lines.append(f"    banishes a {S.COLOUR_NAMES[d]} Shambler at {town(b)} and "
                              f"clears {f} {KINDS[d]} tentacle(s) to the Discard mat.")
+        elif code == S.EV_PAY:  # character, colour, Madness, Chaos, what for
+            parts = [f"{c} {KINDS[b]}"] if c else []
+            if d:
+                parts.append(f"{d} Chaos (wild)")
+            lines.append(f"    {who(a)} pays {' and '.join(parts)}.")
         elif code == S.EV_CLEANUP:
             lines.append(f"    a {KINDS[a]} tentacle goes from the Shambler mat to the Discard "
                          "mat.")
