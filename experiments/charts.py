@@ -488,9 +488,10 @@ def seat_chart(data: ChartData, out: Path) -> list[Chart]:
 def strategy_bar_chart(labels: list[str], rates: list[tuple[float, float, float]],
                        path: Path, title: str, ylabel: str, caption: str,
                        groups: list[str] | None = None,
-                       group_title: str | None = None) -> None:
+                       group_title: str | None = None, legend: str = "strategy") -> None:
     """Bars with 95% intervals: ``rates[i] = (rate, lo, hi)`` for strategy ``labels[i]``
-    (or, with ``groups``, ``rates`` is a list per group)."""
+    (or, with ``groups``, ``rates`` is a list per group); ``legend`` names what the labels
+    are (strategies, or the values of a swept setting)."""
     if groups is None:
         groups = [""]
         rates_g = [rates]
@@ -515,11 +516,11 @@ def strategy_bar_chart(labels: list[str], rates: list[tuple[float, float, float]
         ax.set_xlabel(group_title or "cell")
     else:
         ax.set_xticks([])
-        ax.set_xlabel("strategy")
+        ax.set_xlabel(legend)
     ax.set_ylabel(ylabel)
     ax.set_ylim(0, 105)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(title="strategy", fontsize=8)
+    ax.legend(title=legend, fontsize=8)
     ax.set_title(title, fontsize=11)
     _save(fig, path, caption)
 
@@ -546,6 +547,36 @@ def strategy_chart(data: ChartData, out: Path) -> list[Chart]:
                        out / "chart-strategies.png", title, data.rate_label, cap, groups,
                        ", ".join(others) if others else None)
     return [Chart("chart-strategies.png", title, cap, "Bar chart of win rates by strategy")]
+
+
+def category_chart(data: ChartData, out: Path) -> list[Chart]:
+    """Win rate by the values of a categorical setting (e.g. the Great Old One) when no
+    heatmap or line chart shows it: a sweep over one such setting, with any others as
+    groups of bars."""
+    r = data.roles
+    if r.x is not None or r.heat is not None or r.hue is None or r.hue == "strategy":
+        return []
+    key = r.hue
+    values = data.axes[key]
+    others = [k for k in data.axes if len(data.axes[k]) > 1 and k != key]
+    combos = data.combos(others)[:24]
+    rate, lo, hi = data.rate_cols
+    per_group = []
+    for combo in combos:
+        vals = []
+        for v in values:
+            row = data.one(**combo, **{key: v})
+            vals.append((row[rate], row[lo], row[hi]) if row is not None
+                        else (np.nan, np.nan, np.nan))
+        per_group.append(vals)
+    groups = [_combo_text(c) for c in combos] if others else None
+    name = axis_name(key)
+    title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by {name}"
+    cap = data.caption("Error bars are 95% Wilson intervals")
+    strategy_bar_chart([fmt_value(v) for v in values], per_group if groups else per_group[0],
+                       out / "chart-settings.png", title, data.rate_label, cap, groups,
+                       ", ".join(others) if others else None, legend=name)
+    return [Chart("chart-settings.png", title, cap, f"Bar chart of win rates by {name}")]
 
 
 def baseline_chart(data: ChartData, comparisons: list[dict], out: Path) -> list[Chart]:
@@ -589,6 +620,7 @@ def all_charts(manifest: dict, results: pd.DataFrame, out: Path,
     charts += outcome_chart(data, out)
     charts += length_chart(data, out)
     charts += strategy_chart(data, out)
+    charts += category_chart(data, out)
     charts += baseline_chart(data, comparisons or [], out)
     return charts
 

@@ -159,6 +159,24 @@ def test_tec_report_has_every_chart_and_is_self_contained(tec, tmp_path):
     assert len(comps) == 12 and (comps["diff"] < 0).all()  # harder is harder
 
 
+def test_a_sweep_over_one_categorical_setting_gets_a_win_rate_chart(tec, tmp_path):
+    """"Which Great Old One is hardest?": a sweep over the Great Old One alone has no numeric
+    axis for a line chart and no second axis for a heatmap; its win rates are drawn as bars
+    with 95% intervals, one per Great Old One (and grouped by a second categorical axis)."""
+    spec = {"title": "which is hardest", "game": "tec", "seed": 1, "strategy": "heuristic",
+            "axes": {"goo": ["yig", "cthulhu"]}, "games": {"per_cell": 1000}}
+    run_sweep(spec, tmp_path / "one")
+    root = tmp_path / "one"
+    assert (root / "chart-settings.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    md = (root / "report.md").read_text()
+    assert "](chart-settings.png)" in md and "by Great Old One" in md
+    spec2 = {**spec, "axes": {"goo": ["yig", "cthulhu"], "strategy": ["heuristic", "random"]}}
+    spec2.pop("strategy")
+    run_sweep(spec2, tmp_path / "two")
+    assert not (tmp_path / "two" / "chart-settings.png").exists()  # the strategy chart has it
+    assert (tmp_path / "two" / "chart-strategies.png").exists()
+
+
 def pd_read(path):
     import pandas as pd
 
