@@ -525,22 +525,29 @@ def strategy_bar_chart(labels: list[str], rates: list[tuple[float, float, float]
     _save(fig, path, caption)
 
 
-def strategy_chart(data: ChartData, out: Path) -> list[Chart]:
-    if len(data.axes.get("strategy", [])) < 2:
-        return []
-    strategies = data.axes["strategy"]
-    others = [k for k in data.axes if len(data.axes[k]) > 1 and k != "strategy"]
+def _rates_by(data: ChartData, key: str) -> tuple[list, list[str] | None, list[str]]:
+    """(rates, groups, other axes) for bars of the headline rate by each value of ``key``:
+    ``rates[g][i] = (rate, lo, hi)`` for value i in group g, a group being one combination of
+    the other swept axes (None when there are none)."""
+    others = [k for k in data.axes if len(data.axes[k]) > 1 and k != key]
     combos = data.combos(others)[:24]
     rate, lo, hi = data.rate_cols
     per_group = []
     for combo in combos:
         vals = []
-        for s in strategies:
-            row = data.one(**combo, strategy=s)
+        for v in data.axes[key]:
+            row = data.one(**combo, **{key: v})
             vals.append((row[rate], row[lo], row[hi]) if row is not None
                         else (np.nan, np.nan, np.nan))
         per_group.append(vals)
-    groups = [_combo_text(c) for c in combos] if others else None
+    return per_group, ([_combo_text(c) for c in combos] if others else None), others
+
+
+def strategy_chart(data: ChartData, out: Path) -> list[Chart]:
+    if len(data.axes.get("strategy", [])) < 2:
+        return []
+    strategies = data.axes["strategy"]
+    per_group, groups, others = _rates_by(data, "strategy")
     title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by strategy"
     cap = data.caption("Error bars are 95% Wilson intervals")
     strategy_bar_chart(list(strategies), per_group if groups else per_group[0],
@@ -558,18 +565,7 @@ def category_chart(data: ChartData, out: Path) -> list[Chart]:
         return []
     key = r.hue
     values = data.axes[key]
-    others = [k for k in data.axes if len(data.axes[k]) > 1 and k != key]
-    combos = data.combos(others)[:24]
-    rate, lo, hi = data.rate_cols
-    per_group = []
-    for combo in combos:
-        vals = []
-        for v in values:
-            row = data.one(**combo, **{key: v})
-            vals.append((row[rate], row[lo], row[hi]) if row is not None
-                        else (np.nan, np.nan, np.nan))
-        per_group.append(vals)
-    groups = [_combo_text(c) for c in combos] if others else None
+    per_group, groups, others = _rates_by(data, key)
     name = axis_name(key)
     title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by {name}"
     cap = data.caption("Error bars are 95% Wilson intervals")
