@@ -69,6 +69,7 @@ from simcore.sticky.state import (
     F_REACH,
     F_RETHROW_LO,
     F_RETHROW_SPAN,
+    F_ROLL_S,
     F_SHAKE_S,
     F_TOKEN_R,
     F_WIDTH,
@@ -80,7 +81,9 @@ from simcore.sticky.state import (
     NO_CURSE,
     O_CAP,
     O_WIN,
+    R_GAME_MS,
     R_INV_HITS,
+    R_SHAKES,
     R_SIZE,
     R_TURNS,
     R_VOID,
@@ -615,19 +618,24 @@ def test_STK_T_3_investigator_hits_and_shakes_counted_only_before_the_turn_ends(
     (in the simulation) after another seat has already ended the turn.  Investigator hits and
     shakes are counted only up to the turn's end, what happened at the table."""
     config = configure(sticky, {"components.investigators": 10})
-    hits_seen = 0
+    shake_ms = round(1000 * config.params.fp[F_SHAKE_S])
+    hits_seen = shakes_seen = 0
     for index in range(40):
         rec, ev = replay(config, 5, index)
-        hits = 0
+        hits = shakes = 0
         for _, events in split_turns(ev):
             end = min((e[2] for e in events if e[0] == EV_DETACH), default=None)
             if end is None:
                 continue
             hits += sum(1 for e in events
                         if e[0] == EV_THROW and e[3] == 1 and e[5] > 0 and e[2] <= end)
+            # a shake is logged when it ends; it counts if it began before the turn ended
+            shakes += sum(1 for e in events if e[0] == EV_SHAKE and e[2] - shake_ms < end)
         assert rec[R_INV_HITS] == hits
+        assert rec[R_SHAKES] == shakes
         hits_seen += hits
-    assert hits_seen > 20
+        shakes_seen += shakes
+    assert hits_seen > 20 and shakes_seen > 20
 
 
 def test_STK_T_5_mishap_turns_award_no_token(sticky):
@@ -782,6 +790,30 @@ def test_STK_T_7_turn_nobody_ends_is_void(sticky):
                 if k + 1 < len(turns):
                     assert turns[k + 1][0][2] == roll[2]  # same roller
     assert voids > 0
+
+
+def test_STK_T_7_a_void_turn_takes_time_and_sees_curse_catches(sticky):
+    """STK-T-7 / STK-C-3: a void turn lasts until the last player gave up (it counts in the
+    game's length), and a player who ignored a Curse during it can still be caught."""
+    config = configure(sticky, {
+        "players": 3, "seats": ["expert", "beginner", "beginner"], "max_throws": 2,
+        "profiles.beginner.aim_sd_cm": 60.0, "curses": True, "turn.curse_catch_scale": 10.0,
+        "strategy.ignore_p": 1.0, "strategy.max_catch_p": 1.0}, "cheater")
+    roll_ms = 1000 * config.params.fp[F_ROLL_S]
+    void_penalties = voids = 0
+    for index in range(12):
+        rec, ev = replay(config, 2, index)
+        total = 0.0
+        for _, events in split_turns(ev):
+            if any(e[0] == EV_VOID for e in events):
+                voids += 1
+                total += roll_ms + max(e[2] for e in events if e[0] == EV_GIVE_UP)
+                void_penalties += sum(1 for e in events if e[0] == EV_PENALTY)
+            elif any(e[0] == EV_DETACH for e in events):
+                total += roll_ms + min(e[2] for e in events if e[0] == EV_DETACH)
+        # (times are logged in whole milliseconds)
+        assert abs(rec[R_GAME_MS] - total) <= 2 * len(split_turns(ev))
+    assert voids > 20 and void_penalties > 0
 
 
 def test_STK_T_8_turn_winner_takes_the_dice(sticky):
@@ -1186,4 +1218,26 @@ def test_STK_C_9_the_creature_on_the_tentacle_is_not_picked_up_again():
     mate = b.put(creature_index(2, 1, p.ip), 15.0, 10.0)
     nbr = np.zeros(MAX_TOKENS, dtype=np.int64)
     assert find_neighbours(b.px, b.py, mate, nbr, False, p.fp, p.ip) == 1 and nbr[0] == target
-    assert find_neighbours(b.px, b.py, mate, nbr, False, p.fp, p.ip, target) == 0
+    aboard = np.uint64(1) << np.uint64(target)
+    assert find_neighbours(b.px, b.py, mate, nbr, False, p.fp, p.ip, aboard) == 0
+
+
+def test_STK_C_9_an_investigator_already_aboard_is_not_counted_twice(sticky):
+    """STK-C-9: an Investigator the first throw brought along with the target is on the
+    tentacle already; the throw at the second Creature, within reach of it too, does not pick
+    it up again (one Investigator to shake off, not two)."""
+    config = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 0.0,
+                                "profiles.average.notice_p": 1.0, "turn.shake_drop_p": 0.0,
+                                "max_throws": 4})
+    p = config.params
+    c = list(p.curse_names).index("extra_creature")
+    b = Board(p)
+    target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
+    b.put(0, 13.0, 10.0)  # an Investigator between the two Creatures, 3 cm from each
+    mate = b.put(creature_index(2, 1, p.ip), 16.0, 10.0)
+    out = run_race(config, b, target, t=1.0, cursed=c)
+    throws = [e for e in out.events if e[0] == EV_THROW]
+    # the second throw picks up nothing new: the Investigator is aboard from the first
+    assert [(e[3], e[5], e[6]) for e in throws[:2]] == [(1, 1, target), (1, 0, mate)]
+    shakes = [e for e in out.events if e[0] == EV_SHAKE]
+    assert shakes and all(e[4] == 1 for e in shakes)  # one Investigator left, never two

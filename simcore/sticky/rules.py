@@ -268,11 +268,11 @@ def near_mask(px, py, n, x, y, lim):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def find_neighbours(px, py, target, nbr, everywhere, fp, ip, skip=-1):
+def find_neighbours(px, py, target, nbr, everywhere, fp, ip, skip=0):
     """Tokens that can stick together with ``target``: centres within twice the catch radius
     (a throw that hits the target lands within one radius of it), or every other token when
     ``everywhere`` (a miss can still catch another Creature of the kind on the special face).
-    Token ``skip`` (one already on the tentacle; -1: none) is left out too.
+    The tokens in the bit mask ``skip`` (already on the tentacle) are left out too.
     They are listed in ``nbr`` in increasing order; returns how many.
     """
     reach = fp[F_REACH] + fp[F_TOKEN_R]
@@ -281,8 +281,7 @@ def find_neighbours(px, py, target, nbr, everywhere, fp, ip, skip=-1):
     ty = py[target]
     m = near_mask(px, py, n_tokens(ip), tx, ty, lim)
     m &= ~(np.uint64(1) << np.uint64(target))  # leave the target itself out
-    if skip >= 0:
-        m &= ~(np.uint64(1) << np.uint64(skip))
+    m &= ~np.uint64(skip)
     k = 0
     while m != 0:
         nbr[k] = trailing_zeros(m)
@@ -473,41 +472,46 @@ def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_h
     tokens nearby, or any throw on the special face).  After a miss the next throw comes
     ``rethrow`` x (``rethrow_lo`` + ``rethrow_span`` x a uniform draw) later.
     Returns (time, hit, throws used, investigators stuck, other creatures stuck, token hit,
-    rng state).
+    landing point x, y (OFF when it was not needed: nothing else within reach), rng state).
     """
     tx = px[target]
     ty = py[target]
     for k in range(max_throws):
         if t > best:  # (a finish exactly at ``best`` is a tie, settled by the caller)
-            return t, False, k, 0, 0, -1, st
+            return t, False, k, 0, 0, -1, OFF, OFF, st
         u, st = rng_uniform_v(st)
         hit = u < p_hit
         caught = target if hit else -1
         n_inv = 0
         n_oth = 0
+        lx = OFF
+        ly = OFF
         if (hit and n_nbr > 0) or any_kind >= 0:
             # radius by inversion of its law: below the reach on a hit, beyond it on a miss
             r = math.sqrt(-two_var * log_libm(1.0 - u))
             v, st = rng_uniform_v(st)
             theta = 2.0 * math.pi * v
             sn, cs = sincos_turn(theta)
+            lx = tx + r * cs
+            ly = ty + r * sn
             n_inv, n_oth, caught2, close = stuck_tokens(
-                px, py, nbr, n_nbr, tx + r * cs, ty + r * sn, reach2, caught, any_kind, ip)
+                px, py, nbr, n_nbr, lx, ly, reach2, caught, any_kind, ip)
             if close:
                 # sincos_turn may differ from the C library's sin and cos in the last bit;
                 # that can matter only for a token this close to the reach, which
                 # practically never happens: then take the library's values
+                lx = tx + r * math.cos(theta)
+                ly = ty + r * math.sin(theta)
                 n_inv, n_oth, caught2, close = stuck_tokens(
-                    px, py, nbr, n_nbr, tx + r * math.cos(theta), ty + r * math.sin(theta),
-                    reach2, caught, any_kind, ip)
+                    px, py, nbr, n_nbr, lx, ly, reach2, caught, any_kind, ip)
             caught = caught2
         log(ev, evn, EV_THROW, seat, int(t * 1000.0), 1 if caught >= 0 else 0, n_oth, n_inv,
             target, 0)
         if caught >= 0:
-            return t, True, k + 1, n_inv, n_oth, caught, st
+            return t, True, k + 1, n_inv, n_oth, caught, lx, ly, st
         v, st = rng_uniform_v(st)
         t += rethrow * (rethrow_lo + rethrow_span * v)  # pull back, shake clean, throw again
-    return t, False, max_throws, 0, 0, -1, st
+    return t, False, max_throws, 0, 0, -1, OFF, OFF, st
 
 
 @njit(cache=True)
@@ -585,7 +589,7 @@ def race_v(
     p_hit = phit[seat, 1 + cursed]
     left = max_throws
     while left > 0:
-        t, hit, used, n_inv, n_oth, caught, st = throw_until_hit(
+        t, hit, used, n_inv, n_oth, caught, lx, ly, st = throw_until_hit(
             st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var, reach2,
             rethrow, rethrow_lo, rethrow_span, left, ev, evn, ip)
         left -= used
@@ -600,8 +604,13 @@ def race_v(
                 break
             v, st = rng_uniform_v(st)
             t += rethrow * (rethrow_lo + rethrow_span * v)
-            n2 = find_neighbours(px, py, mate, nbr2, False, fp, ip, caught)
-            t, hit, used, inv2, oth2, _mate, st = throw_until_hit(
+            # what is already on the tentacle (the target and any Investigator it brought)
+            # cannot be picked up again
+            aboard = np.uint64(1) << np.uint64(caught)
+            if n_inv > 0:
+                aboard |= near_mask(px, py, ip[I_INVESTIGATORS], lx, ly, reach2)
+            n2 = find_neighbours(px, py, mate, nbr2, False, fp, ip, aboard)
+            t, hit, used, inv2, oth2, _mate, _lx, _ly, st = throw_until_hit(
                 st, px, py, nbr2, n2, mate, -1, seat, t, best, p_hit, two_var, reach2,
                 rethrow, rethrow_lo, rethrow_span, left, ev, evn, ip)
             left -= used
