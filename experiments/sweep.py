@@ -76,8 +76,10 @@ def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
         row[f"turns_{k}"] = ld[k]
     row["turns_hist"] = ld["hist"].astype(np.int64)
     for f in g.record_fields:
-        if f not in ("outcome", "winner"):
+        if f in g.event_fields:
             row[f"mean_{f}"] = event_mean(recs[f])
+        elif f not in ("outcome", "winner"):
+            row[f"mean_{f}"] = float(recs[f].mean()) if n else float("nan")
     extra = g.summarize_extra(g.to_frame(recs), config) if n else {}
     row.update(_flatten_extra(extra, "extra."))
     counts = config.rules.source_counts()
@@ -87,11 +89,10 @@ def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
 
 
 def event_mean(values: np.ndarray) -> float:
-    """The mean of a record field over the games where it has a value.  Record fields are
-    counts and turn numbers, and a field that dates an event holds -1 in a game where the
-    event never happened (Tiny Epic Cthulhu's ``phase2_turn``; its ``phase_two_turn_mean``
-    is over the games that reached phase two too), so those games are left out; for every
-    other field this is the plain mean.  NaN when no game has a value."""
+    """The mean of a field that dates an event (a game's ``event_fields``: -1 in a game where
+    the event never happened, e.g. Tiny Epic Cthulhu's ``phase2_turn``, whose
+    ``phase_two_turn_mean`` is over the games that reached phase two too) over the games where
+    it happened.  NaN when none did."""
     happened = values[values >= 0]
     return float(happened.mean()) if len(happened) else float("nan")
 

@@ -65,6 +65,9 @@ class Game(ABC):
     rules_file: Path
     outcomes: tuple[str, ...] = ()
     record_fields: tuple[str, ...] = ()
+    # record fields that date an event, -1 in a game where it never happened: their means
+    # are over the games where it did
+    event_fields: tuple[str, ...] = ()
     default_strategy: str = ""
     # CLI shortcuts (--players, --goo, --difficulty) mapped to rules data keys
     shortcuts: Mapping[str, str] = {}

@@ -56,6 +56,7 @@ class FakeTec(Game):
     cooperative = True
     outcomes = ("win", "strength", "madness", "cap")
     record_fields = FIELDS
+    event_fields = ("phase2_turn",)
     default_strategy = "heuristic"
     shortcuts = {"players": "players", "goo": "goo", "difficulty": "difficulty"}
 
@@ -254,3 +255,16 @@ def test_mean_of_an_event_turn_counts_only_games_where_it_happened(tec, tmp_path
         assert row["mean_phase2_turn"] > p["phase2_turn"].mean()
         assert row["mean_pages_translated"] == pytest.approx(p["pages_translated"].mean())
         assert row["mean_turns"] == pytest.approx(row["turns_mean"])
+
+
+def test_a_field_not_declared_an_event_keeps_its_plain_mean(tec, tmp_path, monkeypatch):
+    """Only a game's event_fields leave out the games with -1: in any other field -1 is a
+    value like the others (Tiny Epic Cthulhu's max_delirium is -1 when no Brain token was
+    placed), so its mean_ column is the plain mean."""
+    monkeypatch.setattr(type(tec), "event_fields", ())
+    res = run_sweep({"game": "tec", "seed": 2, "axes": {"goo": ["yig", "cthulhu"]},
+                     "games": 2000, "records": True}, tmp_path / "p", report=False)
+    for _, row in res.results.iterrows():
+        p = res.playouts(int(row["cell"]))
+        assert (p["phase2_turn"] < 0).any()
+        assert row["mean_phase2_turn"] == pytest.approx(p["phase2_turn"].mean())

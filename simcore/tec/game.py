@@ -27,6 +27,7 @@ class TinyEpicCthulhu(Game):
     rules_file = Path(__file__).with_name("rules.toml")
     outcomes = S.OUTCOMES
     record_fields = S.RECORD_FIELDS
+    event_fields = ("phase2_turn",)
     default_strategy = "heuristic"
     shortcuts = {"players": "players", "goo": "goo", "difficulty": "difficulty"}
 
