@@ -33,21 +33,10 @@ from simcore.registry import get_game
 def set_text(value: Any) -> str:
     """``value`` as ``--set key=VALUE`` reads it back: ``true``, ``0.5``, ``expert,beginner``,
     a TOML-quoted string or list where a bare one would read differently."""
-    from experiments.spec import _python_scalars, _toml
-    from simcore.rules_data import parse_text_value
+    from experiments.spec import _python_scalars
+    from simcore.replay import set_value_text
 
-    value = _python_scalars(value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, list | tuple):
-        bare = ",".join(set_text(x) for x in value)
-        if len(value) > 1 and parse_text_value(bare) == list(value):
-            return bare
-        return _toml(list(value))
-    text = str(value)
-    return text if parse_text_value(text) == text else _toml(text)
+    return set_value_text(_python_scalars(value))
 
 
 def settings_text(settings: Mapping[str, Any]) -> str:

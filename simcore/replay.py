@@ -34,7 +34,7 @@ def _toml(value: Any) -> str:
     return json.dumps(str(value), ensure_ascii=False)
 
 
-def _plain(value: Any) -> str:
+def set_value_text(value: Any) -> str:
     """The shortest way to write ``value`` after ``--set key=``: a bare word or number, or a
     comma-separated list, when the command line reads it back as the same value; otherwise
     the TOML literal."""
@@ -56,7 +56,7 @@ def set_options(config) -> list[str]:
     parameter that is not at its default (values written so they read back the same)."""
     out: list[str] = []
     for key, value in config.changed().items():
-        out += ["--set", f"{key}={_plain(value)}"]
+        out += ["--set", f"{key}={set_value_text(value)}"]
     return out
 
 

@@ -128,7 +128,7 @@ def test_values_that_need_a_literal():
     """A value the bare ``key=value`` form would read back differently is written as a TOML
     literal: a one-item list (a bare word reads as a string), a string that looks like a
     number, a comma or a boolean, and an empty string."""
-    from simcore.replay import _plain
+    from simcore.replay import set_value_text as _plain
     from simcore.rules_data import parse_text_value
 
     for value in (["drifter"], [3], "12", "a,b", "true", "", [], 1.5, -0.0, [1.0, 2.5]):
