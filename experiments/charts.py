@@ -217,7 +217,7 @@ def heatmap_charts(data: ChartData, out: Path) -> list[Chart]:
     multi = [k for k, v in data.axes.items() if len(v) > 1 and k not in r.heat]
     facet = r.x if r.x in multi else (multi[0] if multi else None)
     rest = [k for k in multi if k != facet]
-    rate, _, _ = data.rate_cols
+    rate, rate_lo, rate_hi = data.rate_cols
     charts = []
     for combo in data.combos(rest)[:MAX_FIGURES]:
         facet_vals = data.axes[facet] if facet else [None]
@@ -239,7 +239,8 @@ def heatmap_charts(data: ChartData, out: Path) -> list[Chart]:
                     row = data.one(**sel)
                     if row is not None:
                         grid[a, b] = 100 * row[rate]
-                        hw[a, b] = 100 * row["halfwidth"]
+                        # how far this rate's own interval reaches (the longer side)
+                        hw[a, b] = 100 * max(row[rate] - row[rate_lo], row[rate_hi] - row[rate])
             im = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
             for a in range(len(rows_v)):
                 for b in range(len(cols_v)):
@@ -263,7 +264,7 @@ def heatmap_charts(data: ChartData, out: Path) -> list[Chart]:
         fig.suptitle(title, fontsize=11)
         name = "chart-heatmap" + (f"-{_suffix(combo)}" if combo else "") + ".png"
         note = "Colour legend: win rate from 0% (red) to 100% (green); each square shows " \
-               "the rate and its 95% half-width in points"
+               "the rate and how far its 95% interval reaches from it, in points"
         cap = data.caption(note)
         _save(fig, out / name, cap)
         charts.append(Chart(name, title, cap, f"Heatmap of {data.rate_label}"))

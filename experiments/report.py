@@ -18,6 +18,7 @@ from experiments.spec import fmt_value
 from experiments.stats import (
     Rate,
     fmt_rate,
+    half_width,
     headline_hits,
     paired_difference,
     paired_rate_difference,
@@ -202,7 +203,7 @@ def overview(result) -> tuple[list[str], list[list[str]]]:
     x = data.roles.x
     others = [k for k, v in data.axes.items() if len(v) > 1 and k != x]
     if x is None:
-        headers = (others or ["cell"]) + ["games", "rate ± half-width"]
+        headers = (others or ["cell"]) + ["games", "rate ±95%"]
         rows = []
         for combo in data.combos(others):
             row = data.one(**combo)
@@ -211,7 +212,7 @@ def overview(result) -> tuple[list[str], list[list[str]]]:
             r = _rate(row, prefix)
             key = [fmt_value(v) for v in combo.values()] if others else [row["label"]]
             rows.append(key + [f"{int(row['games']):,}",
-                               f"{100 * r.rate:.1f} ±{100 * (r.hi - r.lo) / 2:.1f}"])
+                               f"{100 * r.rate:.1f} ±{100 * half_width(r):.1f}"])
         return headers, rows
     headers = others + [f"{x}={fmt_value(v)}" for v in data.axes[x]]
     rows = []
@@ -223,7 +224,7 @@ def overview(result) -> tuple[list[str], list[list[str]]]:
                 cells.append("-")
             else:
                 r = _rate(row, prefix)
-                cells.append(f"{100 * r.rate:.1f} ±{100 * (r.hi - r.lo) / 2:.1f}")
+                cells.append(f"{100 * r.rate:.1f} ±{100 * half_width(r):.1f}")
         rows.append([fmt_value(v) for v in combo.values()] + cells)
     return headers, rows
 
@@ -248,7 +249,7 @@ def format_sweep(result) -> str:
     total = int(df["games"].sum()) if len(df) else 0
     lines = [f"{m['title']}: {len(df)} of {len(m['cells'])} cells, {total:,} games, "
              f"seed {m['seed']}",
-             f"{name} in % with the 95% half-width in points:",
+             f"{name} in % ± how far its 95% interval reaches, in points:",
              format_overview(result)]
     if len(df):
         lines.append(f"widest 95% interval: ±{100 * df['halfwidth'].max():.2f} points; "
@@ -324,10 +325,10 @@ def build_report(result) -> list[Path]:
     doc.ul(items)
 
     doc.h(2, "Overview")
-    doc.p(f"{name.capitalize()} in percent, with the half-width of its 95% interval in "
-          "percentage points.")
+    doc.p(f"{name.capitalize()} in percent, ± how far its 95% interval reaches from it in "
+          "percentage points (the longer side: near 0% a Wilson interval is lopsided).")
     headers, rows = overview(result)
-    n_keys = sum(1 for h in headers if "=" not in h and h not in ("games", "rate ± half-width"))
+    n_keys = sum(1 for h in headers if "=" not in h and h not in ("games", "rate ±95%"))
     doc.table(headers, rows, right=set(range(n_keys, len(headers))))
 
     if charts:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.stats import length_summary, wilson
+from experiments.stats import length_summary, mean_interval, resolve_figures, wilson
 from simcore.game import DEFAULT_BATCH, Config, Game
 from simcore.registry import get_game
 
@@ -138,8 +138,10 @@ def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float
             r = wilson(int((winners == s).sum()), n)
             out["seat_win_rates"].append({"seat": s, "rate": r.rate, "ci95": [r.lo, r.hi]})
     out["turns"] = length_summary(df["turns"].to_numpy())
+    _, lo, hi = mean_interval(df["turns"].to_numpy())
+    out["turns"]["mean_ci95"] = [lo, hi]
     out["playouts_per_s"] = playouts_per_s
-    out["extra"] = g.summarize_extra(df, config)
+    out["extra"], out["extra_ci95"] = resolve_figures(g.summarize_extra(df, config))
     counts = config.rules.source_counts()
     out["rules_sources"] = counts
     out["assumed_values"] = counts.get("assumed", 0)
@@ -170,16 +172,29 @@ def format_summary(summary: dict) -> str:
     lines.append("  outcomes: " + ", ".join(
         f"{k} {100 * v:.2f}%" for k, v in summary["outcome_rates"].items()))
     t = summary["turns"]
-    lines.append(f"  game length (turns): mean {t['mean']:.2f}, median {t['p50']:.0f}, "
-                 f"90th percentile {t['p90']:.0f}")
+    ci = t.get("mean_ci95")
+    lines.append(f"  game length (turns): mean {t['mean']:.2f}"
+                 + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+                 + f", median {t['p50']:.0f}, 90th percentile {t['p90']:.0f}")
+    intervals = summary.get("extra_ci95", {})
+
+    def shown(v: Any, ci: Any, digits: int) -> str:
+        if not isinstance(v, float):
+            return str(v)
+        text = f"{v:.{digits}g}"
+        if isinstance(ci, list) and len(ci) == 2 and ci[0] == ci[0] and v == v:
+            text += f" [{ci[0]:.{digits}g}, {ci[1]:.{digits}g}]"
+        return text
+
     for k, v in summary.get("extra", {}).items():
-        if isinstance(v, float):
-            lines.append(f"  {k.replace('_', ' ')}: {v:.4g}")
-        elif isinstance(v, dict):
+        if isinstance(v, dict):
+            sub = intervals.get(k, {})
             lines.append(f"  {k.replace('_', ' ')}: " + ", ".join(
-                f"{a} {b:.3g}" if isinstance(b, float) else f"{a} {b}" for a, b in v.items()))
+                f"{a} {shown(b, sub.get(a), 3)}" for a, b in v.items()))
         else:
-            lines.append(f"  {k.replace('_', ' ')}: {v}")
+            lines.append(f"  {k.replace('_', ' ')}: {shown(v, intervals.get(k), 4)}")
+    if intervals:
+        lines.append("  (figures in brackets: 95% intervals)")
     lines.append(f"  rules data: {summary['assumed_values']} of "
                  f"{sum(summary['rules_sources'].values())} values are assumed")
     lines.append(f"  speed: {summary['playouts_per_s']:,.0f} playouts/s")

@@ -96,7 +96,7 @@ class SweepSpec:
     rules_text: str | None = None
     records: bool = False
     per_cell: int | None = None
-    precision: float | None = None  # 95% half-width target, in percentage points
+    precision: float | None = None  # how far a 95% interval may reach from the rate, in points
     max_per_cell: int = DEFAULT_CAP
     round: int = DEFAULT_ROUND
     metric: str = "win"
@@ -211,7 +211,8 @@ class SweepSpec:
     def _read_games(self, games: Any, err) -> None:
         if games is None:
             raise err("games", "missing; give games.per_cell (a number of games per cell) or "
-                      "games.precision (a 95% half-width in percentage points)")
+                      "games.precision (how far a 95% interval may reach from the rate, in "
+                      "percentage points)")
         if isinstance(games, int) and not isinstance(games, bool):
             games = {"per_cell": games}
         if not isinstance(games, dict):
@@ -223,7 +224,7 @@ class SweepSpec:
         has_p = "precision" in games
         if has_n == has_p:
             raise err("games", "give exactly one of per_cell (games per cell) and precision "
-                      "(a 95% half-width in percentage points)")
+                      "(how far a 95% interval may reach from the rate, in percentage points)")
 
         def posint(key: str, lo: int = 1) -> int:
             v = games[key]
@@ -239,7 +240,7 @@ class SweepSpec:
             return
         p = games["precision"]
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 50:
-            raise err("games.precision", f"{p!r} is not a half-width in percentage points "
+            raise err("games.precision", f"{p!r} is not a margin in percentage points "
                       "(a number above 0 and below 50, e.g. 0.5 for +-0.5 points)")
         self.precision = float(p)
         if "round" in games:

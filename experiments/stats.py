@@ -4,9 +4,13 @@ game-length summaries.  Every rate this project prints comes from here."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
+
+from simcore.game import Mean, Ratio, Share
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -42,11 +46,6 @@ def wilson(successes: int, trials: int, z: float = Z95) -> Rate:
     return Rate(k, n, p, lo, hi)
 
 
-def wilson_half_width(successes: int, trials: int) -> float:
-    r = wilson(successes, trials)
-    return (r.hi - r.lo) / 2.0
-
-
 @dataclass(frozen=True)
 class Difference:
     mean: float
@@ -61,9 +60,63 @@ class Difference:
         return f"{100 * self.mean:+6.2f} pts [{100 * self.lo:+6.2f}, {100 * self.hi:+6.2f}]"
 
 
-def paired_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Difference:
-    """Mean of a - b over paired playouts (same seed and index), with a normal 95% interval
-    on the per-pair differences; pairing removes the shared randomness from the variance."""
+# Two-sided 95% quantiles of Student's t for 1..10 degrees of freedom (beyond 10 the
+# Cornish-Fisher expansion below is within 1e-5 of the exact value).
+_T975 = (12.706204736174698, 4.302652729749464, 3.182446305284263, 2.7764451051977934,
+         2.5705818356363146, 2.4469118511449692, 2.3646242515927844, 2.306004135204166,
+         2.2621571628540993, 2.2281388519649385)
+
+
+def t975(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom (a 95% interval's
+    multiplier for a mean of df + 1 values); the normal 1.96 as df grows."""
+    if df < 1:
+        return float("inf")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = Z95
+    v = float(df)
+    return (z + (z ** 3 + z) / (4 * v) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * v ** 2)
+            + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * v ** 3)
+            + (79 * z ** 9 + 776 * z ** 7 + 1482 * z ** 5 - 1920 * z ** 3 - 945 * z)
+            / (92160 * v ** 4))
+
+
+def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean of ``values`` with its 95% interval (Student's t on the standard error):
+    (mean, lo, hi); nan for no values, an infinite interval for one."""
+    v = np.asarray(values, dtype=np.float64)
+    n = v.size
+    if n == 0:
+        return float("nan"), float("nan"), float("nan")
+    mean = float(v.mean())
+    if n == 1:
+        return mean, float("-inf"), float("inf")
+    half = t975(n - 1) * float(v.std(ddof=1)) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
+def ratio_interval(num: np.ndarray, den: np.ndarray) -> tuple[float, float, float]:
+    """A pooled ratio sum(num) / sum(den) over games (e.g. turns won by the roller over all
+    turns) with its 95% interval, by the delta method with games as the independent units:
+    se = sd(num_i - R den_i) / (mean(den) sqrt(n))."""
+    x = np.asarray(num, dtype=np.float64)
+    y = np.asarray(den, dtype=np.float64)
+    n = x.size
+    if n == 0 or y.sum() <= 0:
+        return float("nan"), float("nan"), float("nan")
+    r = float(x.sum() / y.sum())
+    if n == 1:
+        return r, float("-inf"), float("inf")
+    se = float((x - r * y).std(ddof=1)) / (float(y.mean()) * math.sqrt(n))
+    half = t975(n - 1) * se
+    return r, r - half, r + half
+
+
+def paired_difference(a: np.ndarray, b: np.ndarray) -> Difference:
+    """Mean of a - b over paired playouts (same seed and index), with a 95% interval from
+    Student's t on the per-pair differences; pairing removes the shared randomness from the
+    variance.  For measurements such as game length; rates use ``paired_rate_difference``."""
     a = np.asarray(a, dtype=np.float64)
     b = np.asarray(b, dtype=np.float64)
     if a.shape != b.shape:
@@ -71,11 +124,8 @@ def paired_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Differenc
     n = a.size
     if n == 0:
         return Difference(float("nan"), float("nan"), float("nan"), 0)
-    d = a - b
-    mean = float(d.mean())
-    sd = float(d.std(ddof=1)) if n > 1 else 0.0
-    half = z * sd / math.sqrt(n) if n > 1 else float("inf")
-    return Difference(mean, mean - half, mean + half, n)
+    mean, lo, hi = mean_interval(a - b)
+    return Difference(mean, lo, hi, n)
 
 
 def unpaired_difference(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> Difference:
@@ -135,9 +185,66 @@ def length_distribution(values: np.ndarray) -> dict:
     return out
 
 
-def paired_rate_difference(a: np.ndarray, b: np.ndarray) -> Difference:
-    """Difference of two success rates measured on the same playouts (a - b), paired."""
-    return paired_difference(np.asarray(a, dtype=bool), np.asarray(b, dtype=bool))
+def paired_rate_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Difference:
+    """Difference of two success rates measured on the same playouts (a - b), paired.
+
+    Newcombe's score interval for paired proportions (Stat Med 1998;17:2635, method 10, with
+    the correlation corrected toward 0 as he advises): Wilson limits for each rate, combined
+    with the phi coefficient of the 2x2 table.  A normal interval on the per-playout
+    differences would depend only on the playouts where a and b differ, so when common
+    random numbers leave only a handful of those it is far too narrow (zero-width when none
+    differ) and calls differences that an exact test would not."""
+    a = np.asarray(a, dtype=bool)
+    b = np.asarray(b, dtype=bool)
+    if a.shape != b.shape:
+        raise ValueError("paired samples must have the same length")
+    n = a.size
+    if n == 0:
+        return Difference(float("nan"), float("nan"), float("nan"), 0)
+    both = int(np.count_nonzero(a & b))
+    only_a = int(np.count_nonzero(a & ~b))
+    only_b = int(np.count_nonzero(~a & b))
+    neither = n - both - only_a - only_b
+    r1 = wilson(both + only_a, n, z)
+    r2 = wilson(both + only_b, n, z)
+    d = r1.rate - r2.rate
+    cross = both * neither - only_a * only_b
+    if cross > 0:
+        cross = max(cross - n / 2.0, 0.0)
+    margins = float(both + only_a) * (only_b + neither) * (both + only_b) * (only_a + neither)
+    phi = cross / math.sqrt(margins) if margins > 0 else 0.0
+    da1, du1 = r1.rate - r1.lo, r1.hi - r1.rate
+    da2, du2 = r2.rate - r2.lo, r2.hi - r2.rate
+    lo = d - math.sqrt(max(da1 ** 2 - 2 * phi * da1 * du2 + du2 ** 2, 0.0))
+    hi = d + math.sqrt(max(du1 ** 2 - 2 * phi * du1 * da2 + da2 ** 2, 0.0))
+    return Difference(d, max(lo, -1.0), min(hi, 1.0), n)
+
+
+def resolve_figures(figures: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A game's summary figures (``simcore.game.Mean``, ``Share``, ``Ratio``, plain values, or
+    dicts of them) as (values, 95% intervals): the same keys, ``[lo, hi]`` for each figure
+    that has an interval."""
+    values: dict[str, Any] = {}
+    intervals: dict[str, Any] = {}
+    for key, fig in figures.items():
+        if isinstance(fig, Mapping):
+            values[key], sub = resolve_figures(fig)
+            if sub:
+                intervals[key] = sub
+            continue
+        if isinstance(fig, Mean):
+            m, lo, hi = mean_interval(fig.values)
+        elif isinstance(fig, Share):
+            r = wilson(fig.hits, fig.trials)
+            m, lo, hi = (r.rate, r.lo, r.hi) if fig.trials > 0 else (float("nan"),) * 3
+        elif isinstance(fig, Ratio):
+            m, lo, hi = ratio_interval(fig.num, fig.den)
+        else:
+            values[key] = fig
+            continue
+        values[key] = float(m)
+        intervals[key] = [float(lo), float(hi)]
+    return values, intervals
 
 
 def headline(cooperative: bool) -> tuple[str, str]:
@@ -154,8 +261,10 @@ def headline_hits(cooperative: bool, outcome: np.ndarray, winner: np.ndarray) ->
 
 
 def half_width(rate: Rate) -> float:
-    """Half the width of a rate's 95% interval (the "plus or minus" of a sweep's precision)."""
-    return (rate.hi - rate.lo) / 2.0
+    """How far a rate's 95% interval reaches from the rate, on its longer side (the "plus or
+    minus" of a sweep's precision).  Not half the width: a Wilson interval near 0 or 1 is
+    lopsided (0 of 200 is [0, 1.9%]), and "0.0 ±0.9" would understate how far it reaches."""
+    return max(rate.rate - rate.lo, rate.hi - rate.rate)
 
 
 def pct(x: float, digits: int = 1) -> str:

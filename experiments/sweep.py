@@ -2,10 +2,11 @@
 
 Cells are played in chunks of playout indices.  With ``games.per_cell`` a cell plays indices
 ``0 .. per_cell-1``; with ``games.precision`` it plays rounds of ``round`` indices (``0 ..
-round-1``, then ``round .. 2*round-1`` ...) until its 95% half-width is within the target or it
-reaches ``max_per_cell``.  Whether another round is needed depends only on the cell's own
-finished rounds, so the games played (and so the results) never depend on the order chunks
-finish in, the chunk size, the machine or the number of workers.
+round-1``, then ``round .. 2*round-1`` ...) until its 95% interval reaches no further than
+the target from the rate or it reaches ``max_per_cell``.  Whether another round is needed
+depends only on the cell's own finished rounds, so the games played (and so the results)
+never depend on the order chunks finish in, the chunk size, the machine or the number of
+workers.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from experiments.stats import (
     half_width,
     length_distribution,
     outcome_rates,
+    resolve_figures,
     seat_win_rates,
 )
 from experiments.store import RULES_COPY, SweepDir, write_json, write_parquet
@@ -80,8 +82,12 @@ def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
             row[f"mean_{f}"] = event_mean(recs[f])
         elif f not in ("outcome", "winner"):
             row[f"mean_{f}"] = float(recs[f].mean()) if n else float("nan")
-    extra = g.summarize_extra(g.to_frame(recs), config) if n else {}
+    extra, intervals = resolve_figures(g.summarize_extra(g.to_frame(recs), config)) if n else (
+        {}, {})
     row.update(_flatten_extra(extra, "extra."))
+    for name, (lo, hi) in _flatten_intervals(intervals, "extra.").items():
+        row[f"{name}_lo"] = lo
+        row[f"{name}_hi"] = hi
     counts = config.rules.source_counts()
     row["assumed_values"] = int(counts.get("assumed", 0))
     row["rules_values"] = int(sum(counts.values()))
@@ -110,6 +116,17 @@ def _flatten_extra(d: Mapping[str, Any], prefix: str) -> dict[str, Any]:
             out[f"{prefix}{k}"] = float(v)
         else:
             out[f"{prefix}{k}"] = str(v)
+    return out
+
+
+def _flatten_intervals(d: Mapping[str, Any], prefix: str) -> dict[str, list[float]]:
+    """``resolve_figures``' intervals, keyed like ``_flatten_extra``'s columns."""
+    out: dict[str, list[float]] = {}
+    for k, v in d.items():
+        if isinstance(v, Mapping):
+            out.update(_flatten_intervals(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = [float(v[0]), float(v[1])]
     return out
 
 

@@ -26,6 +26,32 @@ DEFAULT_BATCH = 1 << 16
 Overrides = Mapping[str, Any] | Iterable[str] | None
 
 
+# Summary figures a game reports beyond its outcomes (``Game.summarize_extra``): each says
+# what it is, and the experiments layer gives it its value and 95% interval.
+@dataclass(frozen=True)
+class Mean:
+    """The mean of one value per game (or per game where something happened)."""
+
+    values: np.ndarray
+
+
+@dataclass(frozen=True)
+class Share:
+    """``hits`` out of ``trials`` (games, or games of some kind)."""
+
+    hits: int
+    trials: int
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """sum(num) / sum(den), pooled over games (e.g. turns won by the roller over all turns);
+    games are its independent units."""
+
+    num: np.ndarray
+    den: np.ndarray
+
+
 @dataclass
 class Config:
     """A fully resolved configuration: rules data (with overrides) and a strategy."""
@@ -170,7 +196,9 @@ class Game(ABC):
 
     # ---- reporting -----------------------------------------------------------------------
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
-        """Game-specific summary figures (means of counters etc.)."""
+        """Game-specific summary figures: name to a ``Mean``, ``Share`` or ``Ratio`` (given
+        a value and a 95% interval by the experiments layer), a plain number, or a dict of
+        these."""
         return {}
 
     @abstractmethod

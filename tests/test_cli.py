@@ -76,11 +76,16 @@ def test_run_json_schema():
     assert out["outcome_rates"] == {"win": 1.0, "cap": 0.0}
     assert set(out["outcome_ci95"]) == {"win", "cap"}
     turns = out["turns"]
-    assert set(turns) == {"mean", "p50", "p90"}
+    assert set(turns) == {"mean", "mean_ci95", "p50", "p90"}
     assert 5 <= turns["p50"] <= turns["p90"] <= 200 and turns["mean"] > 5
+    assert turns["mean_ci95"][0] < turns["mean"] < turns["mean_ci95"][1]
     assert out["playouts_per_s"] > 0
     assert out["assumed_values"] == out["rules_sources"]["assumed"] > 0
     assert "game_minutes_mean" in out["extra"]
+    # every summary figure with an interval: the mean and the pooled roller share
+    for key in ("game_minutes_mean", "roller_wins_share_of_turns"):
+        lo, hi = out["extra_ci95"][key]
+        assert lo < out["extra"][key] < hi
 
 
 def test_run_json_is_reproducible_and_takes_overrides():

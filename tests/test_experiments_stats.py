@@ -9,17 +9,23 @@ from hypothesis import strategies as st
 from scipy import stats as sps
 
 from experiments.stats import (
+    Z95,
     fmt_diff,
     fmt_rate,
     half_width,
     length_distribution,
+    mean_interval,
     outcome_rates,
     paired_difference,
     paired_rate_difference,
+    ratio_interval,
+    resolve_figures,
     seat_win_rates,
+    t975,
     unpaired_difference,
     wilson,
 )
+from simcore.game import Mean, Ratio, Share
 
 
 def test_wilson_known_values():
@@ -83,10 +89,113 @@ def test_paired_difference_matches_a_t_interval():
     a = rng.normal(1.0, 2.0, 500)
     b = a + rng.normal(0.3, 1.0, 500)
     d = paired_difference(b, a)
-    lo, hi = sps.norm.interval(0.95, loc=np.mean(b - a), scale=sps.sem(b - a))
-    assert d.lo == pytest.approx(lo) and d.hi == pytest.approx(hi)
+    lo, hi = sps.t.interval(0.95, 499, loc=np.mean(b - a), scale=sps.sem(b - a))
+    assert d.lo == pytest.approx(lo, abs=1e-9) and d.hi == pytest.approx(hi, abs=1e-9)
     same = paired_difference(a, a)
     assert same.mean == 0 and same.lo == 0 and same.hi == 0
+    # few games: Student's t, not the normal 1.96 (29% wider at 5 games)
+    few = paired_difference(b[:5], a[:5])
+    lo, hi = sps.t.interval(0.95, 4, loc=np.mean(b[:5] - a[:5]), scale=sps.sem(b[:5] - a[:5]))
+    assert few.lo == pytest.approx(lo) and few.hi == pytest.approx(hi)
+
+
+def test_t975_matches_scipy():
+    for df in list(range(1, 60)) + [100, 1000, 10**6]:
+        assert t975(df) == pytest.approx(sps.t.ppf(0.975, df), abs=1e-5), df
+    assert t975(10**9) == pytest.approx(Z95)
+
+
+def test_mean_interval_is_students_t():
+    v = np.array([3.0, 5.0, 4.0, 8.0, 6.0, 5.5])
+    m, lo, hi = mean_interval(v)
+    elo, ehi = sps.t.interval(0.95, 5, loc=v.mean(), scale=sps.sem(v))
+    assert m == pytest.approx(v.mean()) and lo == pytest.approx(elo) and hi == pytest.approx(ehi)
+    assert np.isnan(mean_interval(np.array([]))[0])
+    assert mean_interval(np.array([2.0]))[1:] == (-math.inf, math.inf)
+
+
+def test_ratio_interval_reduces_to_a_mean_and_covers():
+    """With one unit per game the pooled ratio is the plain mean and its interval the mean's;
+    with games of varying length it covers the true ratio about 95% of the time."""
+    x = np.array([0.0, 1.0, 1.0, 0.0, 1.0])
+    assert ratio_interval(x, np.ones(5)) == pytest.approx(mean_interval(x))
+    rng = np.random.default_rng(5)
+    covered = 0
+    reps = 2000
+    for _ in range(reps):
+        turns = rng.integers(5, 20, 300)
+        wins = rng.binomial(turns, 0.3)
+        _, lo, hi = ratio_interval(wins, turns)
+        covered += lo <= 0.3 <= hi
+    assert 0.93 <= covered / reps <= 0.97
+
+
+def test_paired_rate_interval_is_not_degenerate_when_few_games_differ():
+    """Common random numbers often leave only a handful of games where two settings differ.
+    A normal interval on the per-game differences is then zero-width (none differ) or
+    declares a difference an exact McNemar test would not (4 against 0: p = 0.125)."""
+    n = 1000
+    a = np.zeros(n, bool)
+    a[:300] = True
+    same = paired_rate_difference(a, a)
+    assert same.mean == 0 and same.lo < -0.001 and same.hi > 0.001
+    b = a.copy()
+    b[:4] = False  # a won 4 games b lost, never the reverse
+    d = paired_rate_difference(a, b)
+    assert d.mean == pytest.approx(0.004) and d.lo < 0 < d.hi
+    assert sps.binomtest(4, 4).pvalue > 0.05
+
+
+@pytest.mark.parametrize("p_a_only,p_b_only,n", [
+    (0.05, 0.03, 1000),  # many games differ: the ordinary case
+    (0.002, 0.0, 500),  # almost none differ
+    (0.002, 0.001, 1000),
+])
+def test_paired_rate_interval_covers(p_a_only, p_b_only, n):
+    """Coverage of the paired interval (Newcombe's method 10) for 0/1 outcomes on the same
+    playouts, 45% won by both: at least 93% of intervals hold the true difference, and in
+    the ordinary case the interval is not much wider than it needs to be (coverage under 99%)."""
+    rng = np.random.default_rng(11)
+    truth = p_a_only - p_b_only
+    probs = [0.45, p_a_only, p_b_only, 1 - 0.45 - p_a_only - p_b_only]
+    covered = 0
+    reps = 1500
+    for _ in range(reps):
+        cell = rng.choice(4, size=n, p=probs)
+        a = (cell == 0) | (cell == 1)
+        b = (cell == 0) | (cell == 2)
+        d = paired_rate_difference(a, b)
+        covered += d.lo <= truth <= d.hi
+    assert covered / reps >= 0.93
+    if p_b_only > 0.01:
+        assert covered / reps <= 0.99
+
+
+def test_half_width_is_the_longer_side_of_a_lopsided_interval():
+    r = wilson(0, 200)
+    assert half_width(r) == pytest.approx(r.hi) and r.hi > 0.018
+    r = wilson(3, 400)
+    assert half_width(r) == pytest.approx(r.hi - r.rate)
+    assert half_width(wilson(50, 100)) == pytest.approx(wilson(50, 100).hi - 0.5)
+
+
+def test_resolve_figures_gives_values_and_intervals():
+    values, intervals = resolve_figures({
+        "m": Mean(np.array([1.0, 2.0, 3.0])),
+        "share": Share(30, 100),
+        "none": Share(0, 0),
+        "ratio": Ratio(np.array([1, 2]), np.array([4, 4])),
+        "nested": {"x": Mean(np.array([5.0, 7.0])), "plain": 3},
+        "count": 12,
+    })
+    assert values["m"] == 2.0 and intervals["m"] == pytest.approx(list(mean_interval(
+        np.array([1.0, 2.0, 3.0]))[1:]))
+    assert values["share"] == 0.3 and intervals["share"] == [wilson(30, 100).lo,
+                                                             wilson(30, 100).hi]
+    assert math.isnan(values["none"])
+    assert values["ratio"] == pytest.approx(3 / 8)
+    assert values["nested"] == {"x": 6.0, "plain": 3} and set(intervals["nested"]) == {"x"}
+    assert values["count"] == 12 and "count" not in intervals
 
 
 def test_formatting():

@@ -9,7 +9,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from simcore.game import Config, Game
+from simcore.game import Config, Game, Mean, Ratio
 from simcore.rules_data import RulesData
 from simcore.sticky import state as S
 from simcore.sticky.loader import StickyParams, compile_params
@@ -47,17 +47,17 @@ class Sticky(Game):
         return out
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
-        # pooled over all turns: a mean of per-game shares would weigh a short game's turns
-        # more, and short games are those where one seat kept winning (and rolling)
-        turns = max(int(df["turns"].sum()), 1)
         return {
-            "game_minutes_mean": float(df["game_ms"].mean() / 60000.0),
-            "mishaps_per_game": float(df["mishaps"].mean()),
-            "investigator_hits_per_game": float(df["investigator_hits"].mean()),
-            "curse_cheats_per_game": float(df["curse_cheats"].mean()),
-            "curse_penalties_per_game": float(df["curse_penalties"].mean()),
-            "void_turns_per_game": float(df["void_turns"].mean()),
-            "roller_wins_share_of_turns": float(df["roller_wins"].sum() / turns),
+            "game_minutes_mean": Mean(df["game_ms"].to_numpy() / 60000.0),
+            "mishaps_per_game": Mean(df["mishaps"].to_numpy()),
+            "investigator_hits_per_game": Mean(df["investigator_hits"].to_numpy()),
+            "curse_cheats_per_game": Mean(df["curse_cheats"].to_numpy()),
+            "curse_penalties_per_game": Mean(df["curse_penalties"].to_numpy()),
+            "void_turns_per_game": Mean(df["void_turns"].to_numpy()),
+            # pooled over all turns: a mean of per-game shares would weigh a short game's
+            # turns more, and short games are those where one seat kept winning (and rolling)
+            "roller_wins_share_of_turns": Ratio(df["roller_wins"].to_numpy(),
+                                                df["turns"].to_numpy()),
         }
 
     def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:

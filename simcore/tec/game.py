@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from simcore.game import DEFAULT_BATCH, Config, Game
+from simcore.game import DEFAULT_BATCH, Config, Game, Mean, Share
 from simcore.replay import replay_command
 from simcore.rules_data import RulesData
 from simcore.tec import state as S
@@ -52,26 +52,24 @@ class TinyEpicCthulhu(Game):
         return out
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
-        n = max(len(df), 1)
-        reached = df["phase2_turn"] >= 0
-        lost = df[df["outcome"].isin([S.O_STRENGTH, S.O_MADNESS])]
-        out: dict[str, Any] = {
-            "phase_two_rate": float(reached.mean()) if len(df) else float("nan"),
-            "phase_two_turn_mean": float(df.loc[reached, "phase2_turn"].mean())
-            if reached.any() else float("nan"),
-            "pages_translated_mean": float(df["pages_translated"].mean()),
-            "page_tokens_placed_mean": float(df["page_tokens_placed"].mean()),
-            "portals_sealed_mean": float(df["portals_sealed"].mean()),
-            "shamblers_banished_mean": float(df["shamblers_banished"].mean()),
-            "accursed_per_game": {k: float(df[f"acc_{k}"].mean()) for k in S.ACC_NAMES},
-            "loss_causes": {name: float((lost["outcome"] == i).sum() / max(len(lost), 1))
-                            for i, name in enumerate(S.OUTCOMES) if i in (S.O_STRENGTH,
-                                                                          S.O_MADNESS)},
-            "chaos_actions_mean": float(df["chaos_actions"].mean()),
-            "seal_attempts_mean": float(df["seal_attempts"].mean()),
+        reached = (df["phase2_turn"] >= 0).to_numpy()
+        lost = df["outcome"][df["outcome"].isin([S.O_STRENGTH, S.O_MADNESS])].to_numpy()
+        return {
+            "phase_two_rate": Share(int(reached.sum()), len(df)),
+            "phase_two_turn_mean": Mean(df["phase2_turn"].to_numpy()[reached]),
+            "pages_translated_mean": Mean(df["pages_translated"].to_numpy()),
+            "page_tokens_placed_mean": Mean(df["page_tokens_placed"].to_numpy()),
+            "portals_sealed_mean": Mean(df["portals_sealed"].to_numpy()),
+            "shamblers_banished_mean": Mean(df["shamblers_banished"].to_numpy()),
+            "accursed_per_game": {k: Mean(df[f"acc_{k}"].to_numpy()) for k in S.ACC_NAMES},
+            # the share of the lost games lost each way
+            "loss_causes": {name: Share(int((lost == i).sum()), len(lost))
+                            for i, name in enumerate(S.OUTCOMES)
+                            if i in (S.O_STRENGTH, S.O_MADNESS)},
+            "chaos_actions_mean": Mean(df["chaos_actions"].to_numpy()),
+            "seal_attempts_mean": Mean(df["seal_attempts"].to_numpy()),
+            "games_counted": int(max(len(df), 1)),
         }
-        out["games_counted"] = int(n)
-        return out
 
     def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
         from simcore.tec.playout import trace_game
