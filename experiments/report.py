@@ -383,8 +383,14 @@ def build_report(result) -> list[Path]:
     doc.p("Every cell plays playouts 0, 1, 2 ... of the same seed, and playout i draws its "
           "random numbers from stream (seed, i) alone, so the cells share their randomness "
           "(common random numbers) and differences between cells are paired. Rates carry 95% "
-          "Wilson score intervals; paired differences a normal 95% interval on the per-playout "
-          "differences. Results do not depend on thread count, chunk size or the machines used.")
+          "Wilson score intervals (a ± gives how far the interval reaches from the rate, on its "
+          "longer side); paired differences in win rate carry Newcombe's score interval for "
+          "paired proportions, which stays honest when only a few playouts differ, and paired "
+          "differences in length a Student's t interval on the per-playout differences. Each "
+          "interval is 95% on its own, not jointly over the table. A difference from the "
+          "baseline is over the playouts both cells played, so it can differ slightly from the "
+          "difference of the two rates in the overview. Results do not depend on thread count, "
+          "chunk size or the machines used.")
     doc.h(2, "Reproduce")
     doc.p(reproduce_note(root))
     doc.code(reproduce_command(root))
