@@ -340,6 +340,8 @@ def report(
         build_report(result)
     except OSError as exc:
         cannot_write(exc, folder)
+    except ValueError as exc:  # nothing to report yet
+        fail(str(exc))
     typer.echo(format_sweep(result))
 
 

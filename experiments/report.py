@@ -289,10 +289,19 @@ def build_report(result) -> list[Path]:
     m = result.manifest
     root = Path(result.root)
     df = result.results
+    if len(df) == 0:
+        raise ValueError(f"no cell of the sweep in {root} has finished yet: finish it with "
+                         "--resume before building its report")
     comps = baseline_comparisons(result)
     if comps:
         write_parquet(root / "comparisons.parquet", pd.DataFrame(comps))
+    else:  # a previous report's comparisons (the spec's baseline was since removed)
+        (root / "comparisons.parquet").unlink(missing_ok=True)
     charts = all_charts(m, df, root, comps)
+    drawn = {c.file for c in charts}
+    for old in root.glob("chart-*.png"):  # charts this sweep no longer draws
+        if old.name not in drawn:
+            old.unlink(missing_ok=True)
     prefix, name = headline(m)
     doc = Doc()
     doc.h(1, m["title"])

@@ -427,12 +427,16 @@ class SweepSpec:
         ``to_toml()``), with ``rules`` naming ``rules_name`` (the copy of the rules data file
         kept beside it), so the saved spec runs from wherever the folder is."""
         text = self.text if self.text is not None else self.to_toml()
-        if self.rules_path is None or rules_name is None:
+        if self.rules_path is not None and rules_name is not None:
+            text = _retarget_rules(text, rules_name)
+        if text is not None:
+            # ``records`` turned on by --records (or off from Python) belongs to the sweep too
+            text = _with_records(text, self.records)
+        if text is not None:
             return text
-        new = _retarget_rules(text, rules_name)
-        if new is not None:
-            return new
-        old, self.rules_path = self.rules_path, Path(rules_name)
+        old = self.rules_path
+        if old is not None and rules_name is not None:
+            self.rules_path = Path(rules_name)
         try:
             return self.to_toml()
         finally:
@@ -449,6 +453,17 @@ class SweepSpec:
         if self.rules_path is not None:
             parts.append(f"rules={self.rules_path.name}")
         return ", ".join(parts) or "defaults"
+
+
+def _with_records(text: str, records: bool) -> str | None:
+    """``text`` with its top-level ``records`` equal to ``records``: unchanged when it is,
+    with a line added when the key is absent, None when it says otherwise (rewrite it)."""
+    raw = tomllib.loads(text)
+    if bool(raw.get("records", False)) == records:
+        return text
+    if "records" in raw:
+        return None
+    return f"records = {str(records).lower()}  # set by --records\n" + text
 
 
 def load_spec(spec: str | Path | Mapping[str, Any] | SweepSpec) -> SweepSpec:

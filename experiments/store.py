@@ -147,9 +147,21 @@ class SweepDir:
                     f"{self.root} already holds a sweep; run again with --resume to finish it, "
                     "or --overwrite to start afresh")
             if old.get("spec_hash") != manifest["spec_hash"]:
+                what = "a different spec (or different rules data)"
+                old_spec = dict(old.get("spec") or {})
+                new_spec = dict(manifest.get("spec") or {})
+                old_records = bool(old_spec.pop("records", False))
+                new_records = bool(new_spec.pop("records", False))
+                if old_spec == new_spec and old_records != new_records:
+                    what = (f"the same sweep with records = {str(old_records).lower()} "
+                            "(--records must match)")
+                elif old_spec == new_spec and old.get("engine") not in (
+                        None, manifest.get("engine")):
+                    what = ("the same spec played by another version of the simulator (its "
+                            "source code has changed since)")
                 raise SweepDirError(
-                    f"{self.root} holds results of a different spec (or different rules data); "
-                    "--resume would mix them. Use another --out, or --overwrite to start afresh")
+                    f"{self.root} holds results of {what}; --resume would mix them. Use "
+                    "another --out, or --overwrite to start afresh")
         if old is not None and overwrite:
             self.clear()
         self.root.mkdir(parents=True, exist_ok=True)
@@ -167,7 +179,7 @@ class SweepDir:
         for sub in ("cells", "playouts"):
             shutil.rmtree(self.root / sub, ignore_errors=True)
         for name in (MANIFEST, "spec.toml", RULES_COPY, "results.parquet", "run.json",
-                     "report.md", "report.html"):
+                     "comparisons.parquet", "report.md", "report.html"):
             with contextlib.suppress(FileNotFoundError):
                 (self.root / name).unlink()
         for png in self.root.glob("chart-*.png"):

@@ -225,6 +225,7 @@ def load_sweep(root: str | Path) -> SweepResult:
 
 
 def make_manifest(spec: SweepSpec, spec_hash: str) -> dict[str, Any]:
+    from simcore._cache import source_hash
     from simcore.registry import get_game
 
     g = get_game(spec.game)
@@ -237,6 +238,7 @@ def make_manifest(spec: SweepSpec, spec_hash: str) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "spec_hash": spec_hash,
+        "engine": source_hash(),  # (also in spec_hash) to say why a resume is refused
         "game": spec.game,
         "game_title": g.title,
         "cooperative": bool(g.cooperative),

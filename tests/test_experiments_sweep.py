@@ -234,3 +234,63 @@ def test_saved_spec_of_a_dict_names_the_rules_copy(tmp_path):
                       "games": 10})
     assert 'rules = "rules.toml"' in spec.saved_toml("rules.toml")
     assert spec.rules_path == rules  # unchanged
+
+
+def test_resume_says_why_it_refuses_and_keeps_records_in_the_saved_spec(tmp_path, monkeypatch):
+    """A sweep run with --records saves ``records = true`` in its spec copy, so the folder's
+    own spec resumes it; a mismatch in records, or in the simulator's source, is named."""
+    out = tmp_path / "r"
+    small = dict(FIXED, axes={"players": [2]}, games={"per_cell": 500}, report={})
+    run_sweep(small, out, records=True, report=False)
+    saved = load_spec(out / "spec.toml")
+    assert saved.records is True
+    res = run_sweep(out / "spec.toml", out, resume=True, report=False)
+    assert res.run_info["games_played"] == 0  # the same sweep: nothing left to play
+    with pytest.raises(SweepDirError, match="records = true"):
+        run_sweep(small, out, resume=True, records=False, report=False)
+    import simcore._cache
+
+    monkeypatch.setattr(simcore._cache, "source_hash", lambda: "another version")
+    with pytest.raises(SweepDirError, match="another version of the simulator"):
+        run_sweep(small, out, resume=True, records=True, report=False)
+
+
+def test_report_drops_what_the_sweep_no_longer_makes(tmp_path):
+    """Comparisons and charts of a previous report do not outlive a change of the spec's
+    report options, nor an --overwrite by a sweep that makes none."""
+    out = tmp_path / "s"
+    run_sweep(FIXED, out)
+    assert (out / "comparisons.parquet").exists() and (out / "chart-baseline.png").exists()
+    no_baseline = dict(FIXED, report={})
+    run_sweep(no_baseline, out, resume=True)  # same cells: only the report changes
+    assert not (out / "comparisons.parquet").exists()
+    assert not (out / "chart-baseline.png").exists()
+    assert (out / "report.md").exists()
+    run_sweep(FIXED, out, overwrite=True)
+    assert (out / "comparisons.parquet").exists()
+    other = dict(no_baseline, seed=3)
+    run_sweep(other, out, overwrite=True, report=False)
+    assert not (out / "comparisons.parquet").exists()
+
+
+def test_report_of_a_sweep_with_no_finished_cell_is_refused(tmp_path):
+    from experiments.report import build_report
+
+    out = tmp_path / "early"
+
+    def boom(index):
+        raise KeyboardInterrupt
+
+    small = dict(FIXED, games={"per_cell": 500})
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(small, out, on_cell=boom)
+    (out / "cells" / "c0000.parquet").unlink()  # as if stopped before the first cell ended
+    for p in (out / "playouts").glob("*"):
+        p.unlink()
+    with pytest.raises(ValueError, match="no cell"):
+        build_report(load_sweep(out))
+    from cli_support import invoke
+
+    r = invoke("report", str(out))
+    assert r.exit_code != 0 and "no cell of the sweep" in r.output
+    assert "Traceback" not in r.output

@@ -148,8 +148,15 @@ def test_run_json_schema():
     assert sum(out["outcome_rates"].values()) == pytest.approx(1.0)
     assert out["outcome_ci95"]["win"] == out["ci95"]
     turns = out["turns"]
-    assert set(turns) == {"mean", "p50", "p90"}
+    assert set(turns) == {"mean", "mean_ci95", "p50", "p90"}
     assert 1 <= turns["p50"] <= turns["p90"] and turns["mean"] > 1
+    assert turns["mean_ci95"][0] < turns["mean"] < turns["mean_ci95"][1]
+    # the game's figures and their intervals: a share (Wilson) and a mean (Student's t)
+    assert set(out["extra_ci95"]) <= set(out["extra"])
+    for key in ("phase_two_rate", "portals_sealed_mean"):
+        lo, hi = out["extra_ci95"][key]
+        assert lo <= out["extra"][key] <= hi
+    assert set(out["extra_ci95"]["accursed_per_game"]) == set(out["extra"]["accursed_per_game"])
     assert out["playouts_per_s"] > 0
     assert out["assumed_values"] > 0
     # the CLI and the Python API play the same games
