@@ -21,6 +21,7 @@ import hashlib
 import json
 import logging
 import os
+import signal
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -87,6 +88,21 @@ def play_chunk(setup: CellSetup, seed: int, start: int, count: int,
 
 
 @contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored in this process (and so in the processes it starts) for the block;
+    nothing changes outside the main thread, where signals cannot be set."""
+    try:
+        old = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, old)
+
+
+@contextlib.contextmanager
 def dask_client(scheduler: str | None = None,
                 local_workers: int | None = None) -> Iterator[tuple[Any, int | None]]:
     """A connected ``distributed.Client`` and the numba threads each task should use: the
@@ -107,8 +123,13 @@ def dask_client(scheduler: str | None = None,
     n = max(1, int(local_workers or 1))
     threads = max(1, (os.cpu_count() or 1) // n)
     try:
-        cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
+        # Ctrl-C at a terminal reaches every process of its group: worker processes started
+        # with SIGINT ignored keep it ignored (Python installs no KeyboardInterrupt handler
+        # then), so only this process stops, saves what finished and shuts the cluster down,
+        # instead of each worker printing its own tracebacks
+        with _sigint_ignored():
+            cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
     except Exception as exc:
         raise ClusterStartError(
             f"the local Dask cluster of {n} worker process(es) did not start ({exc}). From a "

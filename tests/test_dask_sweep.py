@@ -76,3 +76,23 @@ def test_failed_start_keeps_a_sweep_that_was_there(tmp_path, monkeypatch):
         run_sweep({**small, "axes": {"players": [2, 3, 5], "curses": [False]}}, out,
                   resume=True, dask_local=2)
     assert (out / "manifest.json").read_bytes() == before and load_sweep(out).complete
+
+
+def _sigint_ignored_here():
+    import signal
+
+    return signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+
+
+def test_local_workers_leave_ctrl_c_to_the_sweep():
+    """Ctrl-C at a terminal signals every process of its group: the local cluster's workers
+    ignore it (so they print no tracebacks of their own), this process still gets it."""
+    import signal
+
+    from experiments.distributed import dask_client
+
+    before = signal.getsignal(signal.SIGINT)
+    with dask_client(None, 1) as (client, _threads):
+        assert signal.getsignal(signal.SIGINT) == before
+        assert all(client.run(_sigint_ignored_here).values())
+    assert signal.getsignal(signal.SIGINT) == before
