@@ -330,11 +330,12 @@ def report(
 ) -> None:
     """Rebuild a sweep's report (Markdown, HTML and charts) from its saved results."""
     from experiments.report import build_report, format_sweep
+    from experiments.store import SweepDirError
     from experiments.sweep import load_sweep
 
     try:
         result = load_sweep(folder)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, SweepDirError) as exc:
         fail(str(exc))
     try:
         build_report(result)

@@ -203,7 +203,15 @@ class SweepDir:
         paths = sorted((self.root / "cells").glob("c*.parquet"))
         if not paths:
             return pd.DataFrame()
-        frames = [pd.read_parquet(p) for p in paths]
+        frames = []
+        for p in paths:
+            try:
+                frames.append(pd.read_parquet(p))
+            except Exception as exc:  # (atomic writes never leave one; a damaged disk might)
+                raise SweepDirError(
+                    f"{p} is unreadable ({type(exc).__name__}: {exc}); delete it (and "
+                    f"playouts/{p.name} if there) and run the sweep again with --resume to play "
+                    "that cell again") from None
         return pd.concat(frames, ignore_index=True).sort_values("cell", ignore_index=True)
 
     def read_playouts(self, name: str, columns: list[str] | None = None) -> pd.DataFrame:

@@ -31,7 +31,7 @@ from experiments.stats import (
     resolve_figures,
     seat_win_rates,
 )
-from experiments.store import RULES_COPY, SweepDir, write_json, write_parquet
+from experiments.store import RULES_COPY, SweepDir, SweepDirError, write_json, write_parquet
 
 DEFAULT_CHUNK = 8192
 FORMAT = 1
@@ -215,7 +215,12 @@ def load_sweep(root: str | Path) -> SweepResult:
     if manifest is None:
         raise FileNotFoundError(f"{root}: no sweep here ({d.manifest_path.name} is missing)")
     if d.results_path.exists():
-        results = pd.read_parquet(d.results_path)
+        try:
+            results = pd.read_parquet(d.results_path)
+        except Exception as exc:  # (written atomically: only a damaged disk does this)
+            raise SweepDirError(
+                f"{d.results_path} is unreadable ({type(exc).__name__}: {exc}); delete it and "
+                "run the sweep again with --resume to gather its cells again") from None
     else:
         results = d.read_cells()
     run_info = {}
@@ -302,6 +307,9 @@ def run_sweep(
     cells = spec.cells()
     finished = d.finished()
     todo = [c for c in cells if c.name not in finished]
+    if progress and not fresh:
+        print(f"{d.root}: resuming, {len(cells) - len(todo)} of {len(cells)} cells already "
+              f"finished", file=sys.stderr, flush=True)
     runs = {c.index: _CellRun(c, spec.configure(c)) for c in todo}
     first = spec.per_cell if spec.per_cell is not None else min(spec.round, spec.max_per_cell)
     tasks: list[tuple[int, int, int]] = []

@@ -294,3 +294,48 @@ def test_report_of_a_sweep_with_no_finished_cell_is_refused(tmp_path):
     r = invoke("report", str(out))
     assert r.exit_code != 0 and "no cell of the sweep" in r.output
     assert "Traceback" not in r.output
+
+
+def test_damaged_cell_file_is_named_not_a_traceback(tmp_path):
+    from cli_support import invoke
+
+    out = tmp_path / "d"
+    small = dict(FIXED, games={"per_cell": 500})
+
+    def boom(index):
+        if index == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(small, out, on_cell=boom, report=False)
+    cell = out / "cells" / "c0001.parquet"
+    cell.write_bytes(cell.read_bytes()[:100])  # cut short
+    with pytest.raises(SweepDirError, match="c0001.parquet is unreadable"):
+        load_sweep(out)
+    r = invoke("report", str(out))
+    assert r.exit_code != 0 and "c0001.parquet is unreadable" in r.output
+    assert "Traceback" not in r.output
+    with pytest.raises(SweepDirError, match="c0001.parquet is unreadable"):
+        run_sweep(small, out, resume=True, report=False)
+    cell.unlink()  # as the message says: the cell is played again, to the same result
+    res = run_sweep(small, out, resume=True, report=False)
+    full = run_sweep(small, tmp_path / "full", report=False)
+    pd.testing.assert_frame_equal(res.results, full.results, check_exact=True)
+    (out / "results.parquet").write_bytes(b"not parquet")
+    with pytest.raises(SweepDirError, match="results.parquet is unreadable"):
+        load_sweep(out)
+
+
+def test_resume_says_how_much_was_finished(tmp_path, capsys):
+    out = tmp_path / "p"
+    small = dict(FIXED, games={"per_cell": 500})
+
+    def boom(index):
+        if index == 1:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(small, out, on_cell=boom, report=False)
+    capsys.readouterr()
+    run_sweep(small, out, resume=True, report=False, progress=True)
+    assert "resuming, 2 of 4 cells already finished" in capsys.readouterr().err
