@@ -469,9 +469,12 @@ def seat_chart(data: ChartData, out: Path) -> list[Chart]:
         ax.bar(x[ok] - 0.4 + width * (s + 0.5), rate[ok], width=width * 0.95, color=colors[s],
                yerr=[rate[ok] - lo[ok], hi[ok] - rate[ok]], capsize=2, label=f"seat {s}",
                error_kw={"lw": 0.8})
-    fair = 100.0 / df["n_seats"].to_numpy(dtype=float)
+    # an equal share of the games someone won (games stopped at the turn cap have no winner)
+    decided = sum(df[f"seat{s}_rate"].fillna(0.0).to_numpy(dtype=float)
+                  for s in range(max_seats) if f"seat{s}_rate" in df)
+    fair = 100.0 * decided / df["n_seats"].to_numpy(dtype=float)
     ax.hlines(fair, x - 0.45, x + 0.45, colors="black", linestyles="dashed", lw=1,
-              label="fair share (1 / players)")
+              label="fair share (games won / players)")
     ax.set_xticks(x, df["label"].tolist(), rotation=30 if n > 4 else 0, ha="right" if n > 4
                   else "center", fontsize=8)
     ax.set_xlabel("cell (swept settings)")
