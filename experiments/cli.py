@@ -34,21 +34,26 @@ def _version(value: bool) -> None:
 
 @app.callback()
 def _root(
-    version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
+    version: Annotated[bool, typer.Option("--version", metavar="", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
 ) -> None:
     """Monte Carlo balance simulator for Cthulhu tabletop games."""
 
 
-GameArg = Annotated[str, typer.Argument(help="Game: " + ", ".join(game_names()))]
+GameArg = Annotated[str, typer.Argument(metavar="GAME", help="Game: " + ", ".join(game_names()))]
 SetOpt = Annotated[
     list[str] | None,
-    typer.Option("--set", "-s", help="Override a rules-data value: key=value (repeatable)."),
+    typer.Option("--set", "-s", metavar="KEY=VALUE",
+        help="Override a rules-data value: key=value (repeatable)."),
 ]
-SeedOpt = Annotated[int, typer.Option(min=0, help="Seed; playout i uses stream (seed, i).")]
-StrategyOpt = Annotated[str | None, typer.Option(help="Strategy name (see `games`).")]
-RulesOpt = Annotated[str | None, typer.Option("--rules", help="Use this rules data file.")]
-ThreadsOpt = Annotated[int | None, typer.Option(min=1, help="Worker threads (default: all).")]
+SeedOpt = Annotated[int, typer.Option(metavar="N",
+    min=0, help="Seed; playout i uses stream (seed, i).")]
+StrategyOpt = Annotated[str | None, typer.Option(metavar="NAME",
+    help="Strategy name (see `games`).")]
+RulesOpt = Annotated[str | None, typer.Option("--rules", metavar="FILE",
+    help="Use this rules data file.")]
+ThreadsOpt = Annotated[int | None, typer.Option(metavar="N",
+    min=1, help="Worker threads (default: all).")]
 
 
 def fail(message: str, code: int = 2) -> None:
@@ -87,8 +92,9 @@ def shortcut_overrides(game: str, sets: list[str] | None, **shortcuts) -> list[s
 
 @app.command()
 def games(
-    game: Annotated[str | None, typer.Argument(help="Show every key of this game.")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    game: Annotated[str | None, typer.Argument(
+        metavar="GAME", help="Show every key of this game.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print JSON.")] = False,
 ) -> None:
     """The games, their settings with defaults and sources, and their strategies."""
     from experiments.comparison import set_text
@@ -157,17 +163,20 @@ def _param_info(prm) -> dict:
 @app.command()
 def run(
     game: GameArg,
-    games: Annotated[int, typer.Option(min=1, help="Number of playouts.")] = 100_000,
+    games: Annotated[int, typer.Option(metavar="N", min=1, help="Number of playouts.")] = 100_000,
     seed: SeedOpt = 1,
-    players: Annotated[int | None, typer.Option(help="Player count.")] = None,
-    goo: Annotated[str | None, typer.Option(help="Great Old One (tec).")] = None,
-    difficulty: Annotated[str | None, typer.Option(help="normal, hard, madness (tec).")] = None,
+    players: Annotated[int | None, typer.Option(metavar="N", help="Player count.")] = None,
+    goo: Annotated[str | None, typer.Option(metavar="NAME", help="Great Old One (tec).")] = None,
+    difficulty: Annotated[str | None, typer.Option(metavar="LEVEL",
+        help="normal, hard, madness (tec).")] = None,
     set_: SetOpt = None,
     strategy: StrategyOpt = None,
     rules: RulesOpt = None,
     threads: ThreadsOpt = None,
-    json_out: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="",
+        help="One JSON object on stdout.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
+        help="No progress bar.")] = False,
 ) -> None:
     """Play one configuration and report win rates with 95% intervals."""
     from experiments.runner import format_summary
@@ -192,15 +201,18 @@ def run(
 def trace(
     game: GameArg,
     seed: SeedOpt = 1,
-    index: Annotated[int, typer.Option(min=0, help="Playout index within the run.")] = 0,
-    players: Annotated[int | None, typer.Option(help="Player count.")] = None,
-    goo: Annotated[str | None, typer.Option(help="Great Old One (tec).")] = None,
-    difficulty: Annotated[str | None, typer.Option(help="normal, hard, madness (tec).")] = None,
+    index: Annotated[int, typer.Option(metavar="N",
+        min=0, help="Playout index within the run.")] = 0,
+    players: Annotated[int | None, typer.Option(metavar="N", help="Player count.")] = None,
+    goo: Annotated[str | None, typer.Option(metavar="NAME", help="Great Old One (tec).")] = None,
+    difficulty: Annotated[str | None, typer.Option(metavar="LEVEL",
+        help="normal, hard, madness (tec).")] = None,
     set_: SetOpt = None,
     strategy: StrategyOpt = None,
     rules: RulesOpt = None,
     check_: Annotated[bool, typer.Option(
-        "--check", help="Run the rules checker at every step (games with `check`).")] = False,
+        "--check", metavar="",
+            help="Run the rules checker at every step (games with `check`).")] = False,
 ) -> None:
     """Replay one game (playout INDEX of run SEED) turn by turn, in plain words."""
     from experiments.runner import announce_compile
@@ -220,9 +232,11 @@ def trace(
 
 @app.command()
 def bench(
-    json_out: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    seconds: Annotated[float, typer.Option(min=0.1, help="Seconds of play per entry.")] = 3.0,
-    game: Annotated[list[str] | None, typer.Option(help="Only these games.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print JSON.")] = False,
+    seconds: Annotated[float, typer.Option(metavar="SECONDS",
+        min=0.1, help="Seconds of play per entry.")] = 3.0,
+    game: Annotated[list[str] | None, typer.Option(metavar="GAME",
+        help="Only these games.")] = None,
     threads: ThreadsOpt = None,
 ) -> None:
     """Playouts per second for each game and strategy (after compilation)."""
@@ -271,24 +285,29 @@ def bench(
 
 @app.command()
 def sweep(
-    spec: Annotated[str, typer.Argument(help="Sweep spec (TOML); see experiments/specs/.")],
+    spec: Annotated[str, typer.Argument(
+        metavar="SPEC", help="Sweep spec (TOML); see experiments/specs/.")],
     out: Annotated[str | None, typer.Option(
-        "--out", "-o", help="Output folder (default: reports/<spec name>).")] = None,
-    resume: Annotated[bool, typer.Option(
+        "--out", "-o", metavar="DIR", help="Output folder (default: reports/<spec name>).")] = None,
+    resume: Annotated[bool, typer.Option(metavar="",
         help="Finish the sweep begun in --out, skipping finished cells.")] = False,
-    overwrite: Annotated[bool, typer.Option(help="Discard a previous sweep in --out.")] = False,
+    overwrite: Annotated[bool, typer.Option(metavar="",
+        help="Discard a previous sweep in --out.")] = False,
     records: Annotated[bool, typer.Option(
-        "--records", help="Also keep every playout's full record (Parquet).")] = False,
-    scheduler: Annotated[str | None, typer.Option(
+        "--records", metavar="", help="Also keep every playout's full record (Parquet).")] = False,
+    scheduler: Annotated[str | None, typer.Option(metavar="ADDRESS",
         help="Run on the Dask cluster at this scheduler address (tcp://HOST:8786).")] = None,
     dask_local: Annotated[int | None, typer.Option(
-        "--dask-local", min=1, help="Run on a local Dask cluster of N worker processes.")
+        "--dask-local", metavar="N",
+            min=1, help="Run on a local Dask cluster of N worker processes.")
     ] = None,
-    chunk: Annotated[int, typer.Option(
+    chunk: Annotated[int, typer.Option(metavar="N",
         min=1, help="Playouts per task (results do not depend on it).")] = 8192,
     threads: ThreadsOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    no_report: Annotated[bool, typer.Option("--no-report", help="Skip the report.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
+        help="No progress bar.")] = False,
+    no_report: Annotated[bool, typer.Option("--no-report", metavar="",
+        help="Skip the report.")] = False,
 ) -> None:
     """Run a sweep: every combination of the spec's axes, resumable, with a report."""
     from pathlib import Path
@@ -326,7 +345,7 @@ def sweep(
 
 @app.command()
 def report(
-    folder: Annotated[str, typer.Argument(help="A sweep's output folder.")],
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A sweep's output folder.")],
 ) -> None:
     """Rebuild a sweep's report (Markdown, HTML and charts) from its saved results."""
     from experiments.report import build_report, format_sweep
@@ -349,20 +368,24 @@ def report(
 @app.command()
 def compare(
     game: GameArg,
-    strategies: Annotated[str, typer.Option(
+    strategies: Annotated[str, typer.Option(metavar="NAMES",
         help="Comma-separated strategies, e.g. random,heuristic.")],
-    games: Annotated[int, typer.Option(min=1, help="Games per strategy.")] = 100_000,
+    games: Annotated[int, typer.Option(metavar="N", min=1, help="Games per strategy.")] = 100_000,
     seed: SeedOpt = 1,
-    players: Annotated[int | None, typer.Option(help="Player count.")] = None,
-    goo: Annotated[str | None, typer.Option(help="Great Old One (tec).")] = None,
-    difficulty: Annotated[str | None, typer.Option(help="normal, hard, madness (tec).")] = None,
+    players: Annotated[int | None, typer.Option(metavar="N", help="Player count.")] = None,
+    goo: Annotated[str | None, typer.Option(metavar="NAME", help="Great Old One (tec).")] = None,
+    difficulty: Annotated[str | None, typer.Option(metavar="LEVEL",
+        help="normal, hard, madness (tec).")] = None,
     set_: SetOpt = None,
     rules: RulesOpt = None,
     threads: ThreadsOpt = None,
     out: Annotated[str | None, typer.Option(
-        "--out", "-o", help="Also write compare.json, a bar chart and a report here.")] = None,
-    json_out: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+        "--out", "-o", metavar="DIR",
+            help="Also write compare.json, a bar chart and a report here.")] = None,
+    json_out: Annotated[bool, typer.Option("--json", metavar="",
+        help="One JSON object on stdout.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
+        help="No progress bar.")] = False,
 ) -> None:
     """Play each strategy on the same seeds: win rates and paired differences."""
     from pathlib import Path
@@ -401,17 +424,21 @@ def compare(
 @app.command()
 def check(
     game: GameArg,
-    games: Annotated[int, typer.Option(min=1, help="Games to play under the checker.")] = 10_000,
+    games: Annotated[int, typer.Option(metavar="N",
+        min=1, help="Games to play under the checker.")] = 10_000,
     seed: SeedOpt = 1,
-    players: Annotated[int | None, typer.Option(help="Player count.")] = None,
-    goo: Annotated[str | None, typer.Option(help="Great Old One (tec).")] = None,
-    difficulty: Annotated[str | None, typer.Option(help="normal, hard, madness (tec).")] = None,
+    players: Annotated[int | None, typer.Option(metavar="N", help="Player count.")] = None,
+    goo: Annotated[str | None, typer.Option(metavar="NAME", help="Great Old One (tec).")] = None,
+    difficulty: Annotated[str | None, typer.Option(metavar="LEVEL",
+        help="normal, hard, madness (tec).")] = None,
     set_: SetOpt = None,
     strategy: StrategyOpt = None,
     rules: RulesOpt = None,
     threads: ThreadsOpt = None,
-    json_out: Annotated[bool, typer.Option("--json", help="One JSON object on stdout.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+    json_out: Annotated[bool, typer.Option("--json", metavar="",
+        help="One JSON object on stdout.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
+        help="No progress bar.")] = False,
 ) -> None:
     """Play games under the game's rules checker; exit 1 on any violation or stuck game."""
     from experiments.runner import announce_compile, progress_bar, set_threads
@@ -462,8 +489,10 @@ TEC_OUT = "reports/tec-balance"
 
 @app.command()
 def main(
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
-    out: Annotated[str, typer.Option("--out", "-o", help="Report folder (Tiny Epic Cthulhu).")
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
+        help="No progress bar.")] = False,
+    out: Annotated[str, typer.Option("--out", "-o", metavar="DIR",
+        help="Report folder (Tiny Epic Cthulhu).")
                    ] = TEC_OUT,
 ) -> None:
     """The main job (`make run`): the Tiny Epic Cthulhu balance sweep (every Great Old One x

@@ -398,3 +398,18 @@ def test_run_says_what_was_run():
 def test_version():
     r = invoke("--version")
     assert r.exit_code == 0 and r.stdout.startswith("cthulhu-sim ")
+
+
+def test_help_names_what_each_option_takes():
+    """Options show what they take (N, KEY=VALUE, NAME, FILE, DIR), flags nothing."""
+    r = invoke("run", "--help")
+    assert r.exit_code == 0
+    lines = {line.split()[1]: line for line in r.output.splitlines()
+             if line.startswith("│ --")}
+    assert "KEY=VALUE" in lines["--set"] and "N" in lines["--games"].split()
+    assert "FILE" in lines["--rules"] and "NAME" in lines["--strategy"]
+    assert "<bool>" not in lines["--json"] and "<bool>" not in lines["--quiet"]
+    r = invoke("sweep", "--help")
+    lines = {line.split()[1]: line for line in r.output.splitlines()
+             if line.startswith("│ --")}
+    assert "DIR" in lines["--out"] and "<bool>" not in lines["--records"]
