@@ -27,6 +27,7 @@ from experiments.spec import Cell, SweepSpec, fmt_value, load_spec
 from experiments.stats import (
     half_width,
     length_distribution,
+    mean_interval,
     outcome_rates,
     resolve_figures,
     seat_win_rates,
@@ -78,10 +79,10 @@ def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
         row[f"turns_{k}"] = ld[k]
     row["turns_hist"] = ld["hist"].astype(np.int64)
     for f in g.record_fields:
-        if f in g.event_fields:
-            row[f"mean_{f}"] = event_mean(recs[f])
-        elif f not in ("outcome", "winner"):
-            row[f"mean_{f}"] = float(recs[f].mean()) if n else float("nan")
+        if f in ("outcome", "winner"):
+            continue
+        values = happened(recs[f]) if f in g.event_fields else recs[f]
+        row[f"mean_{f}"], row[f"mean_{f}_lo"], row[f"mean_{f}_hi"] = mean_interval(values)
     extra, intervals = resolve_figures(g.summarize_extra(g.to_frame(recs), config)) if n else (
         {}, {})
     row.update(_flatten_extra(extra, "extra."))
@@ -94,13 +95,11 @@ def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
     return row
 
 
-def event_mean(values: np.ndarray) -> float:
-    """The mean of a field that dates an event (a game's ``event_fields``: -1 in a game where
-    the event never happened, e.g. Tiny Epic Cthulhu's ``phase2_turn``, whose
-    ``phase_two_turn_mean`` is over the games that reached phase two too) over the games where
-    it happened.  NaN when none did."""
-    happened = values[values >= 0]
-    return float(happened.mean()) if len(happened) else float("nan")
+def happened(values: np.ndarray) -> np.ndarray:
+    """The values of a field that dates an event (a game's ``event_fields``: -1 in a game where
+    the event never happened, e.g. Tiny Epic Cthulhu's ``phase2_turn``) in the games where it
+    happened: its mean is over those games (as ``phase_two_turn_mean`` is), NaN when none."""
+    return values[values >= 0]
 
 
 def _flatten_extra(d: Mapping[str, Any], prefix: str) -> dict[str, Any]:

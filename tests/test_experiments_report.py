@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from scipy import stats as sps
 from typer.testing import CliRunner
 
 import simcore.registry as game_registry
@@ -255,6 +256,11 @@ def test_mean_of_an_event_turn_counts_only_games_where_it_happened(tec, tmp_path
         assert row["mean_phase2_turn"] > p["phase2_turn"].mean()
         assert row["mean_pages_translated"] == pytest.approx(p["pages_translated"].mean())
         assert row["mean_turns"] == pytest.approx(row["turns_mean"])
+        # and its interval is the mean's over those games (Student's t)
+        lo, hi = sps.t.interval(0.95, reached.sum() - 1, loc=row["mean_phase2_turn"],
+                                scale=sps.sem(p.loc[reached, "phase2_turn"]))
+        assert row["mean_phase2_turn_lo"] == pytest.approx(lo)
+        assert row["mean_phase2_turn_hi"] == pytest.approx(hi)
 
 
 def test_a_field_not_declared_an_event_keeps_its_plain_mean(tec, tmp_path, monkeypatch):
