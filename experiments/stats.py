@@ -188,9 +188,10 @@ def length_distribution(values: np.ndarray) -> dict:
 def paired_rate_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Difference:
     """Difference of two success rates measured on the same playouts (a - b), paired.
 
-    Newcombe's score interval for paired proportions (Stat Med 1998;17:2635, method 10, with
-    the correlation corrected toward 0 as he advises): Wilson limits for each rate, combined
-    with the phi coefficient of the 2x2 table.  A normal interval on the per-playout
+    Newcombe's score interval for paired proportions (Stat Med 1998;17:2635, method 10):
+    Wilson limits for each rate, combined through the phi coefficient of the 2x2 table, with
+    AD - BC reduced by n/2 when positive (a continuity correction on phi that errs on the
+    wide side).  A normal interval on the per-playout
     differences would depend only on the playouts where a and b differ, so when common
     random numbers leave only a handful of those it is far too narrow (zero-width when none
     differ) and calls differences that an exact test would not."""

@@ -98,7 +98,7 @@ def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
 def happened(values: np.ndarray) -> np.ndarray:
     """The values of a field that dates an event (a game's ``event_fields``: -1 in a game where
     the event never happened, e.g. Tiny Epic Cthulhu's ``phase2_turn``) in the games where it
-    happened: its mean is over those games (as ``phase_two_turn_mean`` is), NaN when none."""
+    happened: its mean is over those games (as ``phase_two_turn_mean`` is; NaN when none)."""
     return values[values >= 0]
 
 

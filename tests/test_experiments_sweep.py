@@ -324,6 +324,10 @@ def test_damaged_cell_file_is_named_not_a_traceback(tmp_path):
     (out / "results.parquet").write_bytes(b"not parquet")
     with pytest.raises(SweepDirError, match="results.parquet is unreadable"):
         load_sweep(out)
+    (out / "results.parquet").unlink()  # as the message says
+    res = run_sweep(small, out, resume=True, report=False)
+    assert res.run_info["games_played"] == 0
+    pd.testing.assert_frame_equal(load_sweep(out).results, full.results, check_exact=True)
 
 
 def test_resume_says_how_much_was_finished(tmp_path, capsys):
