@@ -164,8 +164,9 @@ def baseline_comparisons(result) -> list[dict[str, Any]]:
         return []
     finished = set(result.results["cell"].astype(int))
     saved = result.root / "comparisons.parquet"
-    if not (result.root / "playouts").is_dir() and saved.exists():
-        return pd.read_parquet(saved).to_dict("records")  # a copy without playouts/
+    # rows computed before, for pairs whose playouts are gone (a copy without playouts/)
+    kept = ({int(r["cell"]): r for r in pd.read_parquet(saved).to_dict("records")}
+            if saved.exists() else {})
     by_values = {json.dumps(c["values"], sort_keys=True): c for c in m["cells"]}
     out = []
     for c in m["cells"]:
@@ -178,6 +179,8 @@ def baseline_comparisons(result) -> list[dict[str, Any]]:
             continue
         if not (result.dir.playouts_path(c["name"]).exists()
                 and result.dir.playouts_path(b["name"]).exists()):
+            if c["index"] in kept:
+                out.append(kept[c["index"]])
             continue
         pa = result.playouts(c["index"], ["outcome", "winner", "turns"])
         pb = result.playouts(b["index"], ["outcome", "winner", "turns"])

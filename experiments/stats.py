@@ -84,7 +84,10 @@ def t975(df: int) -> float:
 
 def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
     """Mean of ``values`` with its 95% interval (Student's t on the standard error):
-    (mean, lo, hi); nan for no values, an infinite interval for one."""
+    (mean, lo, hi); nan for no values, an infinite interval for one.  The interval comes from
+    the values' spread, so it is zero-width when every value is the same: right for a figure
+    that is constant by construction (Curse penalties with Curses off), overconfident for a
+    handful of games that happen to agree."""
     v = np.asarray(values, dtype=np.float64)
     n = v.size
     if n == 0:
