@@ -25,6 +25,16 @@ PRECISION = {"game": "sticky", "seed": 5, "axes": {"players": [2, 4, 6]},
              "games": {"precision": 2.0, "round": 1000, "max_per_cell": 3000}}
 
 
+def interrupt_after(spec, out, cells, **kwargs):
+    """Run ``spec`` into ``out`` and stop it (as Ctrl-C would) once ``cells`` cells are saved."""
+    def boom(index):
+        if index + 1 >= cells:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_sweep(spec, out, on_cell=boom, **kwargs)
+
+
 def cell_files(root: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((root / "cells").glob("*.parquet"))} | {
         "p-" + p.name: p.read_bytes() for p in sorted((root / "playouts").glob("*.parquet"))}
@@ -292,13 +302,7 @@ def test_report_of_a_sweep_with_no_finished_cell_is_refused(tmp_path):
     from experiments.report import build_report
 
     out = tmp_path / "early"
-
-    def boom(index):
-        raise KeyboardInterrupt
-
-    small = dict(FIXED, games={"per_cell": 500})
-    with pytest.raises(KeyboardInterrupt):
-        run_sweep(small, out, on_cell=boom)
+    interrupt_after(dict(FIXED, games={"per_cell": 500}), out, 1)
     (out / "cells" / "c0000.parquet").unlink()  # as if stopped before the first cell ended
     for p in (out / "playouts").glob("*"):
         p.unlink()
@@ -316,13 +320,7 @@ def test_damaged_cell_file_is_named_not_a_traceback(tmp_path):
 
     out = tmp_path / "d"
     small = dict(FIXED, games={"per_cell": 500})
-
-    def boom(index):
-        if index == 1:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        run_sweep(small, out, on_cell=boom, report=False)
+    interrupt_after(small, out, 2, report=False)
     cell = out / "cells" / "c0001.parquet"
     cell.write_bytes(cell.read_bytes()[:100])  # cut short
     with pytest.raises(SweepDirError, match="c0001.parquet is unreadable"):
@@ -348,13 +346,7 @@ def test_damaged_cell_file_is_named_not_a_traceback(tmp_path):
 def test_resume_says_how_much_was_finished(tmp_path, capsys):
     out = tmp_path / "p"
     small = dict(FIXED, games={"per_cell": 500})
-
-    def boom(index):
-        if index == 1:
-            raise KeyboardInterrupt
-
-    with pytest.raises(KeyboardInterrupt):
-        run_sweep(small, out, on_cell=boom, report=False)
+    interrupt_after(small, out, 2, report=False)
     capsys.readouterr()
     run_sweep(small, out, resume=True, report=False, progress=True)
     assert "resuming, 2 of 4 cells already finished" in capsys.readouterr().err
