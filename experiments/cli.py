@@ -238,11 +238,15 @@ def bench(
     game: Annotated[list[str] | None, typer.Option(metavar="GAME",
         help="Only these games.")] = None,
     threads: ThreadsOpt = None,
+    split: Annotated[bool, typer.Option("--split", metavar="", help=(
+        "Also split one thread's time per game between the strategy and the engine, by "
+        "replaying the strategy's recorded answers in the same games."))] = False,
 ) -> None:
     """Playouts per second for each game and strategy (after compilation)."""
     import numba
 
     from experiments.runner import set_threads
+    from experiments.strategy_cost import split_line, strategy_cost
     from strategies import registry
 
     set_threads(threads)
@@ -256,6 +260,7 @@ def bench(
     for name in chosen:
         g = get_game(name)
         per_strategy = {}
+        splits: dict[str, dict] = {}
         for sname in registry.names(g.name):
             config = g.configure(None, sname)
             g.warm_up(config)
@@ -273,12 +278,20 @@ def bench(
             if not json_out:
                 typer.echo(f"{g.name:8s} {sname:12s} {done / elapsed:14,.0f} playouts/s "
                            f"({done:,} games in {elapsed:.1f}s)", err=False)
+            if split:
+                per_thread = done / elapsed / numba.get_num_threads()
+                cost = strategy_cost(config, int(per_thread * seconds / 10) + 1)
+                splits[sname] = cost
+                if not json_out:
+                    typer.echo(" " * 22 + split_line(cost))
         results[g.name] = {
             "playouts_per_s": per_strategy.get(g.default_strategy, max(per_strategy.values())),
             "default_strategy": g.default_strategy,
             "strategies": per_strategy,
             "threads": numba.get_num_threads(),
         }
+        if split:
+            results[g.name]["split"] = dict(splits)
     if json_out:
         typer.echo(json_text(results))
 

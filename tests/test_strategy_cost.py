@@ -1,0 +1,75 @@
+"""bench --split: the strategy's share of a playout, from replaying its recorded answers."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import numba
+import numpy as np
+from numba import njit
+
+from experiments.strategy_cost import split_line, strategy_cost
+from simcore.registry import get_game
+from strategies.sticky import honest
+from tests.cli_support import invoke
+
+
+@njit(cache=False, _nrt=False)
+def slow_honest(view, legal, params, rng):
+    """``honest``, after a long computation whose result it needs (so it cannot be skipped)."""
+    x = 0.0
+    for k in range(200_000):
+        x += np.sqrt(k + view[0])
+    a = honest(view, legal, params, rng)
+    return a if x >= 0.0 else 0
+
+
+def with_fn(config, fn):
+    spec = dataclasses.replace(config.strategy.spec, fn=fn)
+    return dataclasses.replace(config, strategy=dataclasses.replace(config.strategy, spec=spec))
+
+
+def test_split_finds_an_expensive_strategy_and_keeps_the_thread_count():
+    g = get_game("sticky")
+    config = g.configure(None, "honest")
+    threads = numba.get_num_threads()
+    cheap = strategy_cost(config, 400, repeats=2)
+    slow = strategy_cost(with_fn(config, slow_honest), 400, repeats=2)
+    assert numba.get_num_threads() == threads
+    for cost in (cheap, slow):
+        assert cost["games"] == 400
+        assert 0.0 <= cost["strategy_share"] <= 1.0
+        assert cost["us_per_game"] > 0 and cost["us_per_game_replayed"] > 0
+    # the same games, so the same decisions; the replay does not run the slow loop
+    assert slow["decisions_per_game"] == cheap["decisions_per_game"] > 0
+    assert slow["strategy_share"] > 0.8 > cheap["strategy_share"]
+    assert slow["us_per_game"] > 5 * slow["us_per_game_replayed"]
+    assert "the strategy takes" in split_line(slow)
+
+
+def test_split_of_tec_heuristic_records_every_decision():
+    g = get_game("tec")
+    config = g.configure({"players": 2}, "heuristic")
+    cost = strategy_cost(config, 300, repeats=1)
+    assert "skipped" not in cost
+    assert cost["decisions_per_game"] > 50  # every action choice, flip, reroll ... of a game
+
+
+def test_a_strategy_drawing_random_numbers_is_not_split():
+    g = get_game("tec")
+    cost = strategy_cost(g.configure({"players": 2}, "random"), 200, repeats=1)
+    assert set(cost) == {"skipped"} and "random stream" in cost["skipped"]
+    assert split_line(cost).startswith("split: not made")
+
+
+def test_bench_split_json():
+    r = invoke("bench", "--seconds", 0.1, "--json", "--game", "sticky", "--split")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)["sticky"]
+    assert set(out["split"]) == set(out["strategies"])
+    assert "skipped" in out["split"]["random"]
+    honest_split = out["split"]["honest"]
+    assert {"us_per_game", "us_per_game_replayed", "strategy_share",
+            "decisions_per_game", "games"} <= set(honest_split)
+    assert np.isfinite(honest_split["strategy_share"])
