@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import sys
 import time
 from typing import Annotated
 
@@ -179,7 +178,7 @@ def run(
         help="No progress bar.")] = False,
 ) -> None:
     """Play one configuration and report win rates with 95% intervals."""
-    from experiments.runner import format_summary
+    from experiments.runner import TooManyGamesError, format_summary
     from experiments.runner import run as run_game
 
     try:
@@ -188,7 +187,7 @@ def run(
                                        difficulty=difficulty)
         result = run_game(game, overrides, strategy, games=games, seed=seed, threads=threads,
                           quiet=quiet, rules_path=rules, announce=not (quiet or json_out))
-    except (RulesError, KeyError) as exc:
+    except (RulesError, KeyError, TooManyGamesError) as exc:
         fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
     summary = result.summary()
     if json_out:
@@ -404,6 +403,7 @@ def compare(
     from pathlib import Path
 
     from experiments.comparison import compare as run_compare
+    from experiments.runner import TooManyGamesError
 
     made = out is not None and not Path(out).exists()
     if out:
@@ -418,7 +418,7 @@ def compare(
         result = run_compare(game, strategies, overrides, games=games, seed=seed,
                              rules_path=rules, threads=threads, quiet=quiet,
                              announce=not (quiet or json_out))
-    except (RulesError, KeyError) as exc:
+    except (RulesError, KeyError, TooManyGamesError) as exc:
         if made:
             with contextlib.suppress(OSError):
                 Path(out).rmdir()  # the folder made above, still empty
@@ -531,11 +531,10 @@ def main(
     typer.echo(format_sweep(result))
 
 
-def main_entry() -> None:  # pragma: no cover - console script
-    try:
-        app()
-    except BrokenPipeError:
-        sys.exit(0)
+def main_entry() -> None:  # pragma: no cover - python -m experiments.cli
+    from experiments.__main__ import main
+
+    main()
 
 
 if __name__ == "__main__":  # pragma: no cover - python -m experiments.cli

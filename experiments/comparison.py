@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.runner import RunResult, run_config
+from experiments.runner import RunResult, check_memory, run_config
 from experiments.stats import (
     Difference,
     Rate,
@@ -201,6 +201,7 @@ def compare(
         raise RulesError(f"repeated strategy in {', '.join(strategies)}")
     flat = parse_overrides(overrides)
     configs = [g.configure(flat, s, rules_path) for s in strategies]  # validate all first
+    check_memory(g, games, runs=len(configs), what=f"each of {len(configs)} strategies")
     results = [run_config(c, games, seed, threads=threads, quiet=quiet,
                           announce=announce and f"{g.name} {c.strategy.name}") for c in configs]
     hits = [run_hits(r) for r in results]

@@ -15,6 +15,46 @@ from experiments.stats import length_summary, mean_interval, resolve_figures, wi
 from simcore.game import DEFAULT_BATCH, Config, Game
 from simcore.registry import get_game
 
+# Bytes a played game holds in memory beyond its record while a run is summarised (a float
+# copy of one column at a time, percentile work arrays): measured peak about record + 40.
+SUMMARY_BYTES_PER_GAME = 64
+MEMORY_SHARE = 0.8  # of the memory available when the run starts
+
+
+class TooManyGamesError(ValueError):
+    """A run whose records would not fit in this machine's memory."""
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available to a new allocation (MemAvailable; None where unknown)."""
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def check_memory(game: Game, games: int, runs: int = 1, what: str = "a run") -> None:
+    """Refuse, before playing, a request whose records would not fit in memory: every game's
+    record is kept for the summary (and for pairing, in a comparison), so a run asked for far
+    more games than fit would otherwise play for minutes and then be killed."""
+    avail = available_memory()
+    if avail is None:
+        return
+    per_game = runs * game.record_dtype.itemsize + SUMMARY_BYTES_PER_GAME
+    need = games * per_game
+    room = int(MEMORY_SHARE * avail)
+    if need > room:
+        fit = max(room // per_game, 0)
+        raise TooManyGamesError(
+            f"games: {games:,} games in {what} keep about {need / 1e9:.1f} GB of records in "
+            f"memory ({per_game} bytes a game), more than the {room / 1e9:.1f} GB this machine "
+            f"can spare now; ask for at most about {fit:,} (several runs with different seeds "
+            f"can be pooled)")
+
 
 @dataclass
 class RunResult:
@@ -88,8 +128,9 @@ def run_config(config: Config, games: int, seed: int, threads: int | None = None
         raise ValueError("games must be at least 1")
     if seed < 0:
         raise ValueError("seed must be non-negative")
-    set_threads(threads)
     g = config.game
+    check_memory(g, games)
+    set_threads(threads)
     if announce:
         announce_compile(announce if isinstance(announce, str) else g.name)
     g.warm_up(config)  # compile (or load from cache) before the clock starts

@@ -174,19 +174,28 @@ class Game(ABC):
         progress: Callable[[int], None] | None = None,
     ) -> pd.DataFrame:
         """Play ``games`` playouts in batches (results do not depend on the batch size)."""
-        parts = []
+        # one array per field, filled batch by batch, and a frame of those arrays: the records
+        # are held once (a list of batches joined at the end, then copied into a frame, held
+        # them three times over), in columns as the summaries read them
+        columns = {name: np.empty(games, dtype=self.record_dtype[name])
+                   for name in self.record_dtype.names}
         done = 0
         while done < games:
             n = min(batch, games - done)
-            parts.append(self.run_batch(config, seed, start + done, n))
+            recs = self.run_batch(config, seed, start + done, n)
+            for name, column in columns.items():
+                column[done:done + n] = recs[name]
             done += n
             if progress is not None:
                 progress(n)
-        recs = np.concatenate(parts) if parts else np.empty(0, dtype=self.record_dtype)
-        return self.to_frame(recs)
+        return self._frame(columns)
 
     def to_frame(self, recs: np.ndarray) -> pd.DataFrame:
-        df = pd.DataFrame(recs)
+        """Records (a structured array) as a frame, one column per field."""
+        return self._frame({name: np.ascontiguousarray(recs[name]) for name in recs.dtype.names})
+
+    def _frame(self, columns: dict[str, np.ndarray]) -> pd.DataFrame:
+        df = pd.DataFrame(columns, copy=False)  # the arrays become the columns, not copies
         df.insert(1, "outcome_name", pd.Categorical.from_codes(df["outcome"], self.outcomes))
         return df
 

@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+from simcore.registry import get_game
 from tests.cli_support import invoke
 
 pytestmark = pytest.mark.usefixtures("restore_threads")  # a test may change numba's threads
@@ -413,3 +414,32 @@ def test_help_names_what_each_option_takes():
     lines = {line.split()[1]: line for line in r.output.splitlines()
              if line.startswith("│ --")}
     assert "DIR" in lines["--out"] and "<bool>" not in lines["--records"]
+
+
+def test_a_run_too_big_for_memory_is_refused_before_playing(monkeypatch):
+    import experiments.runner as runner
+
+    monkeypatch.setattr(runner, "available_memory", lambda: 1_000_000_000)  # 1 GB
+    r = invoke("run", "sticky", "--games", 10_000_000, "-q")
+    assert r.exit_code == 2
+    assert "10,000,000 games in a run" in r.stderr and "at most about" in r.stderr
+    assert "Traceback" not in r.output
+    r = invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", 5_000_000, "-q")
+    assert r.exit_code == 2 and "each of 2 strategies" in r.stderr
+    # what the message offers fits: the largest count it names is accepted
+    fit = int(r.stderr.split("at most about ")[1].split()[0].replace(",", ""))
+    runner.check_memory(get_game("sticky"), fit, runs=2)
+
+
+def test_memory_is_not_checked_where_it_cannot_be_read(monkeypatch):
+    import experiments.runner as runner
+
+    monkeypatch.setattr(runner, "available_memory", lambda: None)
+    runner.check_memory(get_game("sticky"), 10**15)  # no error: nothing to compare with
+
+
+def test_available_memory_reads_this_machine():
+    from experiments.runner import available_memory
+
+    avail = available_memory()
+    assert avail is None or avail > 0
