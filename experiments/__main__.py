@@ -2,7 +2,8 @@
 
 Kept free of heavy imports: numpy, pandas, numba and typer load inside ``main``, where a
 Ctrl-C during their import (about half a second) ends the program with one line instead of a
-traceback.
+traceback.  A Ctrl-C inside a command ends it with exit status 130 (typer does that itself;
+sweeps first say how to resume).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ def main() -> None:
         app()
     except BrokenPipeError:  # output piped into `head` and the like
         sys.exit(0)
-    except KeyboardInterrupt:  # (sweeps catch it themselves, to say how to resume)
+    except KeyboardInterrupt:  # (one outside typer's own handling)
         _interrupted()
 
 
