@@ -11,7 +11,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.stats import length_summary, mean_interval, resolve_figures, wilson
+from experiments.stats import (
+    length_summary,
+    mean_interval,
+    resolve_figures,
+    seat_differences,
+    wilson,
+)
 from simcore.game import DEFAULT_BATCH, Config, Game
 from simcore.registry import get_game
 
@@ -178,6 +184,9 @@ def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float
         for s in range(seats):
             r = wilson(int((winners == s).sum()), n)
             out["seat_win_rates"].append({"seat": s, "rate": r.rate, "ci95": [r.lo, r.hi]})
+        out["seat_differences"] = [
+            {"seats": [s, t], "diff": d.mean, "ci95": [d.lo, d.hi]}
+            for s, t, d in seat_differences(winners, seats)]
     out["turns"] = length_summary(df["turns"].to_numpy())
     _, lo, hi = mean_interval(df["turns"].to_numpy())
     out["turns"]["mean_ci95"] = [lo, hi]
@@ -210,6 +219,12 @@ def format_summary(summary: dict) -> str:
             lo, hi = row["ci95"]
             lines.append(f"  {row['seat']:>4}  {100 * row['rate']:6.2f}%   "
                          f"[{100 * lo:.2f}, {100 * hi:.2f}]")
+    if summary.get("seat_differences"):
+        lines.append("  seat against seat (win rate difference, points; paired 95% CI)")
+        for row in summary["seat_differences"]:
+            (s, t), (lo, hi) = row["seats"], row["ci95"]
+            lines.append(f"  {s:>4} - {t}  {100 * row['diff']:+6.2f}   "
+                         f"[{100 * lo:+.2f}, {100 * hi:+.2f}]")
     lines.append("  outcomes: " + ", ".join(
         f"{k} {100 * v:.2f}%" for k, v in summary["outcome_rates"].items()))
     t = summary["turns"]

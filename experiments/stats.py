@@ -202,12 +202,18 @@ def paired_rate_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Diff
     b = np.asarray(b, dtype=bool)
     if a.shape != b.shape:
         raise ValueError("paired samples must have the same length")
-    n = a.size
-    if n == 0:
-        return Difference(float("nan"), float("nan"), float("nan"), 0)
     both = int(np.count_nonzero(a & b))
     only_a = int(np.count_nonzero(a & ~b))
     only_b = int(np.count_nonzero(~a & b))
+    return paired_counts_difference(both, only_a, only_b, a.size, z)
+
+
+def paired_counts_difference(both: int, only_a: int, only_b: int, n: int,
+                             z: float = Z95) -> Difference:
+    """``paired_rate_difference`` from the counts of its 2x2 table: playouts where both
+    events happened, only a, only b, out of n."""
+    if n == 0:
+        return Difference(float("nan"), float("nan"), float("nan"), 0)
     neither = n - both - only_a - only_b
     r1 = wilson(both + only_a, n, z)
     r2 = wilson(both + only_b, n, z)
@@ -222,6 +228,18 @@ def paired_rate_difference(a: np.ndarray, b: np.ndarray, z: float = Z95) -> Diff
     lo = d - math.sqrt(max(da1 ** 2 - 2 * phi * da1 * du2 + du2 ** 2, 0.0))
     hi = d + math.sqrt(max(du1 ** 2 - 2 * phi * du1 * da2 + da2 ** 2, 0.0))
     return Difference(d, max(lo, -1.0), min(hi, 1.0), n)
+
+
+def seat_differences(winners: np.ndarray, seats: int) -> list[tuple[int, int, Difference]]:
+    """For every pair of seats s < t, seat s's win rate minus seat t's, with the paired
+    interval above: both come from the same games, in which at most one seat wins, so
+    (unlike two separate Wilson intervals) the interval accounts for the one's win being
+    the other's loss."""
+    w = np.asarray(winners, dtype=np.int64)
+    n = w.size
+    counts = np.bincount(w[w >= 0], minlength=seats) if n else np.zeros(seats, np.int64)
+    return [(s, t, paired_counts_difference(0, int(counts[s]), int(counts[t]), n))
+            for s in range(seats) for t in range(s + 1, seats)]
 
 
 def resolve_figures(figures: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -74,6 +74,12 @@ def test_run_json_schema():
         assert 0.0 <= lo <= row["rate"] <= hi <= 1.0
         assert 0.15 < row["rate"] < 0.35
     assert sum(row["rate"] for row in rates) == pytest.approx(1.0)
+    diffs = out["seat_differences"]  # every pair of seats, paired on the same games
+    assert [row["seats"] for row in diffs] == [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]
+    for row in diffs:
+        s, t = row["seats"]
+        assert row["diff"] == pytest.approx(rates[s]["rate"] - rates[t]["rate"])
+        assert row["ci95"][0] < row["diff"] < row["ci95"][1]
     assert out["outcome_rates"] == {"win": 1.0, "cap": 0.0}
     assert set(out["outcome_ci95"]) == {"win", "cap"}
     turns = out["turns"]
@@ -115,6 +121,9 @@ def test_run_readable_table():
     assert [row[0] for row in seat_rows] == ["0", "1", "2", "3"]
     for _, rate, lo, hi in seat_rows:
         assert float(lo) <= float(rate) <= float(hi)
+    assert "seat against seat" in text
+    assert len(re.findall(r"^\s+\d - \d\s+[+-][\d.]+\s+\[[+-][\d.]+, [+-][\d.]+\]$", text,
+                          re.M)) == 6
     assert "outcomes: win 100.00%, cap 0.00%" in text
     assert "game length (turns): mean" in text
     assert re.search(r"rules data: \d+ of \d+ values are assumed", text)

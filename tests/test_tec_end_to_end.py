@@ -143,6 +143,7 @@ def test_run_json_schema():
     assert isinstance(config["characters"], list)
     lo, hi = out["ci95"]
     assert 0 <= lo <= out["win_rate"] <= hi <= 1
+    assert "seat_win_rates" not in out and "seat_differences" not in out  # a team game
     assert set(out["outcome_rates"]) == {"win", "strength", "madness", "cap"}
     assert out["outcome_rates"]["win"] == out["win_rate"]
     assert sum(out["outcome_rates"].values()) == pytest.approx(1.0)
