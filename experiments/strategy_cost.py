@@ -35,10 +35,16 @@ PILOT_ROOM = 5_000  # answers per game the pilot run has room for
 
 @njit(cache=True, _nrt=False)
 def replay_answers(state, legal, buf, rng):
-    """The stand-in: the next recorded answer (what the strategy said at this decision)."""
+    """The stand-in: the next recorded answer (what the strategy said at this decision).
+    Games that went another way (a strategy that drew random numbers) can ask for more
+    answers than were recorded: those get 0 (the engine replaces an illegal one), and the
+    records then differ, which the caller checks."""
     k = np.int64(buf[_CURSOR])
     buf[_CURSOR] = k + 1
-    return np.int64(buf[_HEAD + np.int64(buf[_NPARAMS]) + k])
+    i = _HEAD + np.int64(buf[_NPARAMS]) + k
+    if i >= buf.shape[0]:
+        return 0
+    return np.int64(buf[i])
 
 
 def _recorder(fn):
