@@ -23,6 +23,7 @@ _EXPORTS = {
     "summarize": "experiments.runner",
     "format_summary": "experiments.runner",
     "RunResult": "experiments.runner",
+    "TooManyGamesError": "experiments.runner",
     "run_sweep": "experiments.sweep",
     "load_sweep": "experiments.sweep",
     "SweepResult": "experiments.sweep",

@@ -2,8 +2,8 @@
 
 Kept free of heavy imports: numpy, pandas, numba and typer load inside ``main``, where a
 Ctrl-C during their import (about half a second) ends the program with one line instead of a
-traceback.  A Ctrl-C inside a command ends it with exit status 130 (typer does that itself;
-sweeps first say how to resume).
+traceback.  Inside a command, typer turns a Ctrl-C into exit status 130 itself (sweeps first
+say how to resume); the handler below is for one outside typer's own handling.
 """
 
 from __future__ import annotations
@@ -23,9 +23,7 @@ def main() -> None:
         _interrupted()
     try:
         app()
-    except BrokenPipeError:  # output piped into `head` and the like
-        sys.exit(0)
-    except KeyboardInterrupt:  # (one outside typer's own handling)
+    except KeyboardInterrupt:
         _interrupted()
 
 

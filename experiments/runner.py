@@ -31,8 +31,16 @@ class TooManyGamesError(ValueError):
     """A run whose records would not fit in this machine's memory."""
 
 
-def available_memory() -> int | None:
-    """Bytes of memory available to a new allocation (MemAvailable; None where unknown)."""
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path) as fh:
+            text = fh.read().strip()
+        return int(text) if text.isdigit() else None  # (cgroup v2 writes "max": no limit)
+    except (OSError, ValueError):
+        return None
+
+
+def _meminfo_available() -> int | None:
     try:
         with open("/proc/meminfo") as fh:
             for line in fh:
@@ -41,6 +49,24 @@ def available_memory() -> int | None:
     except (OSError, ValueError, IndexError):
         return None
     return None
+
+
+def available_memory() -> int | None:
+    """Bytes of memory a new allocation can have: the machine's MemAvailable, or less where a
+    container (cgroup) limit leaves less.  None where neither can be read (not Linux)."""
+    found = []
+    machine = _meminfo_available()
+    if machine is not None:
+        found.append(machine)
+    for limit_path, usage_path in (
+            ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),  # cgroup v2
+            ("/sys/fs/cgroup/memory/memory.limit_in_bytes",  # cgroup v1
+             "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        limit = _read_int(limit_path)
+        usage = _read_int(usage_path)
+        if limit is not None and usage is not None and limit < 1 << 60:  # v1: huge = none
+            found.append(max(limit - usage, 0))
+    return min(found) if found else None
 
 
 def check_memory(game: Game, games: int, runs: int = 1, what: str = "a run") -> None:

@@ -3,9 +3,9 @@
 The same games are played twice on one thread: once with the strategy deciding, once with a
 stand-in that hands back the strategy's recorded answers in order.  Both play identical games
 (checked record by record), so the difference is the strategy's own time, and the replay is
-what the engine costs with a strategy that costs (almost) nothing.  Timing a part twice over,
-or sampling profiles, understate the strategy: a second identical call finds the branch
-predictors and caches warm.
+what the engine costs with a strategy that costs (almost) nothing.  Calling the strategy twice
+at each decision and timing the difference understates it: the second, identical call finds
+the branch predictors and caches warm.
 
 A strategy that draws from the playout's random stream (``random``) changes the stream when
 replaced, so its games cannot be replayed; it is reported as such, not split.
@@ -31,6 +31,7 @@ _HEAD = 3
 MAX_GAMES = 50_000
 PILOT_GAMES = 200
 PILOT_ROOM = 5_000  # answers per game the pilot run has room for
+MAX_ANSWERS = 1 << 25  # room for recorded answers (256 MB); fewer games are timed beyond it
 
 
 @njit(cache=True, _nrt=False)
@@ -127,6 +128,7 @@ def strategy_cost(config: Config, games: int, seed: int = 12345,
             return {"skipped": f"more than {PILOT_ROOM:,} decisions a game"}
         if pilot < games:
             per_game = buf[_CURSOR] / pilot
+            games = max(pilot, min(games, int(MAX_ANSWERS / (2.0 * per_game + 1e-9))))
             buf, recorded = _record(g, config, record_answers, params, seed, games,
                                     int(2.0 * per_game * games) + 10_000)
             if buf is None:
@@ -141,7 +143,8 @@ def strategy_cost(config: Config, games: int, seed: int = 12345,
         buf[_CURSOR] = 0
         replayed = g.run_batch(replaying, seed, 0, games)
         if not np.array_equal(replayed, reference):
-            return {"skipped": "its games cannot be replayed (it draws from the random stream)"}
+            return {"skipped": "the replayed games went another way (as they do when a "
+                               "strategy draws from the random stream)"}
 
         def play_replayed():
             buf[_CURSOR] = 0

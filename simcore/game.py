@@ -174,6 +174,8 @@ class Game(ABC):
         progress: Callable[[int], None] | None = None,
     ) -> pd.DataFrame:
         """Play ``games`` playouts in batches (results do not depend on the batch size)."""
+        if games < 0:
+            raise ValueError("games must be non-negative")
         # one array per field, filled batch by batch, and a frame of those arrays: the records
         # are held once (a list of batches joined at the end, then copied into a frame, held
         # them three times over), in columns as the summaries read them

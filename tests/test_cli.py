@@ -448,7 +448,26 @@ def test_memory_is_not_checked_where_it_cannot_be_read(monkeypatch):
 
 
 def test_available_memory_reads_this_machine():
+    import os
+
     from experiments.runner import available_memory
 
     avail = available_memory()
-    assert avail is None or avail > 0
+    if os.path.exists("/proc/meminfo"):  # Linux: always a figure
+        assert avail is not None and 0 < avail
+    else:
+        assert avail is None
+
+
+def test_available_memory_takes_a_lower_container_limit(monkeypatch):
+    import experiments.runner as runner
+
+    files = {"/sys/fs/cgroup/memory.max": 3_000_000_000,
+             "/sys/fs/cgroup/memory.current": 1_000_000_000}
+    monkeypatch.setattr(runner, "_meminfo_available", lambda: 20_000_000_000)
+    monkeypatch.setattr(runner, "_read_int", lambda path: files.get(path))
+    assert runner.available_memory() == 2_000_000_000  # the container's room, not the host's
+    files["/sys/fs/cgroup/memory.max"] = None  # "max": no container limit
+    assert runner.available_memory() == 20_000_000_000
+    monkeypatch.setattr(runner, "_meminfo_available", lambda: None)
+    assert runner.available_memory() is None

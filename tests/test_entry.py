@@ -26,7 +26,8 @@ def test_ctrl_c_while_modules_import_is_one_line(monkeypatch, capsys):
     assert capsys.readouterr().err.strip() == "interrupted"
 
 
-def test_ctrl_c_during_a_command_is_one_line(monkeypatch, capsys):
+def test_ctrl_c_outside_typers_own_handling_is_one_line(monkeypatch, capsys):
+    """(Inside a command typer itself ends with exit status 130.)"""
     import experiments.cli
 
     def interrupted_app():

@@ -99,3 +99,11 @@ def test_trace_text_matches_the_batch_record(sticky):
     assert f"Seat {rec['winner']} wins on turn {rec['turns']}." in text
     assert f"winner seat {rec['winner']}, {rec['turns']} turns" in text
     assert text == sticky.trace(config, 7, 3)
+
+
+def test_play_of_no_games_is_an_empty_frame_and_fewer_is_an_error(sticky):
+    config = sticky.configure()
+    empty = sticky.play(config, 0, 1)
+    assert len(empty) == 0 and list(empty.columns) == list(sticky.play(config, 3, 1).columns)
+    with pytest.raises(ValueError, match="non-negative"):
+        sticky.play(config, -1, 1)
