@@ -326,6 +326,7 @@ def sweep(
 
     from experiments.distributed import ClusterStartError
     from experiments.report import format_sweep
+    from experiments.runner import TooManyGamesError
     from experiments.spec import SpecError, SweepSpec
     from experiments.store import SweepDirError
     from experiments.sweep import run_sweep
@@ -344,7 +345,7 @@ def sweep(
                            threads=threads, records=True if records else None,
                            progress=not quiet, report=not no_report,
                            on_cell=lambda i: done.__setitem__(0, done[0] + 1))
-    except (SweepDirError, SpecError, ClusterStartError) as exc:
+    except (SweepDirError, SpecError, ClusterStartError, TooManyGamesError) as exc:
         fail(str(exc))
     except OSError as exc:
         cannot_write(exc, target)
@@ -513,6 +514,7 @@ def main(
     from pathlib import Path
 
     from experiments.report import format_sweep
+    from experiments.runner import TooManyGamesError
     from experiments.spec import SpecError
     from experiments.store import SweepDirError
     from experiments.sweep import run_sweep
@@ -520,7 +522,7 @@ def main(
     spec = Path(__file__).with_name("specs") / TEC_SPEC
     try:
         result = run_sweep(spec, out, resume="auto", progress=not quiet)
-    except (SpecError, SweepDirError) as exc:
+    except (SpecError, SweepDirError, TooManyGamesError) as exc:
         fail(str(exc))
     except OSError as exc:
         cannot_write(exc, out)

@@ -69,7 +69,8 @@ def available_memory() -> int | None:
     return min(found) if found else None
 
 
-def check_memory(game: Game, games: int, runs: int = 1, what: str = "a run") -> None:
+def check_memory(game: Game, games: int, runs: int = 1, what: str = "a run",
+                 advice: str = "several runs with different seeds can be pooled") -> None:
     """Refuse, before playing, a request whose records would not fit in memory: every game's
     record is kept for the summary (and for pairing, in a comparison), so a run asked for far
     more games than fit would otherwise play for minutes and then be killed."""
@@ -84,8 +85,7 @@ def check_memory(game: Game, games: int, runs: int = 1, what: str = "a run") -> 
         raise TooManyGamesError(
             f"games: {games:,} games in {what} keep about {need / 1e9:.1f} GB of records in "
             f"memory ({per_game} bytes a game), more than the {room / 1e9:.1f} GB this machine "
-            f"can spare now; ask for at most about {fit:,} (several runs with different seeds "
-            f"can be pooled)")
+            f"can spare now; ask for at most about {fit:,} ({advice})")
 
 
 @dataclass

@@ -294,6 +294,16 @@ def run_sweep(
         spec.records = bool(records)
     if chunk < 1:
         raise ValueError("chunk must be at least 1")
+    # a cell's records are held while it plays (its rounds and their join, then a frame of
+    # them for the summary: two copies at the peak; measured about 310 bytes a Sticky game),
+    # one cell at a time on this machine
+    from experiments.runner import check_memory
+    from simcore.registry import get_game
+
+    check_memory(get_game(spec.game),
+                 spec.per_cell if spec.per_cell is not None else spec.max_per_cell, runs=2,
+                 what="a sweep cell", advice="games.per_cell, or games.max_per_cell with a "
+                 "precision target")
     spec_hash = spec.hash()
     manifest = make_manifest(spec, spec_hash)
     d = SweepDir(out)

@@ -350,3 +350,20 @@ def test_resume_says_how_much_was_finished(tmp_path, capsys):
     capsys.readouterr()
     run_sweep(small, out, resume=True, report=False, progress=True)
     assert "resuming, 2 of 4 cells already finished" in capsys.readouterr().err
+
+
+def test_a_sweep_whose_cells_would_not_fit_in_memory_is_refused_before_starting(tmp_path,
+                                                                               monkeypatch):
+    import experiments.runner as runner
+    from tests.cli_support import invoke
+
+    monkeypatch.setattr(runner, "available_memory", lambda: 1_000_000_000)  # 1 GB
+    big = dict(PRECISION, games={"precision": 0.01, "max_per_cell": 10_000_000})
+    with pytest.raises(runner.TooManyGamesError, match="a sweep cell"):
+        run_sweep(big, tmp_path / "big")
+    assert not (tmp_path / "big").exists()  # nothing written, nothing to resume
+    run_sweep(FIXED, tmp_path / "fits", report=False)  # 3,000 games a cell fit
+    spec = tmp_path / "big.toml"
+    spec.write_text('game = "sticky"\n[axes]\nplayers = [2, 3]\n[games]\nper_cell = 10000000\n')
+    r = invoke("sweep", str(spec), "--out", str(tmp_path / "cli"), "-q")
+    assert r.exit_code == 2 and "at most about" in r.stderr and "Traceback" not in r.output
