@@ -16,6 +16,7 @@ from experiments.stats import (
     mean_interval,
     resolve_figures,
     seat_differences,
+    seat_win_rates,
     wilson,
 )
 from simcore.game import DEFAULT_BATCH, Config, Game
@@ -206,10 +207,8 @@ def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float
     else:
         seats = g.seats(config.rules)
         winners = df["winner"].to_numpy()
-        out["seat_win_rates"] = []
-        for s in range(seats):
-            r = wilson(int((winners == s).sum()), n)
-            out["seat_win_rates"].append({"seat": s, "rate": r.rate, "ci95": [r.lo, r.hi]})
+        out["seat_win_rates"] = [{"seat": s, "rate": r.rate, "ci95": [r.lo, r.hi]}
+                                 for s, r in enumerate(seat_win_rates(winners, seats))]
         out["seat_differences"] = [
             {"seats": [s, t], "diff": d.mean, "ci95": [d.lo, d.hi]}
             for s, t, d in seat_differences(winners, seats)]

@@ -164,11 +164,16 @@ def outcome_rates(outcomes: np.ndarray, names: tuple[str, ...] | list[str]) -> d
     return {name: wilson(int(counts[i]), n) for i, name in enumerate(names)}
 
 
+def seat_wins(winners: np.ndarray, seats: int) -> tuple[np.ndarray, int]:
+    """Games won by each seat (a winner of -1: nobody), and the number of games."""
+    w = np.asarray(winners, dtype=np.int64)
+    counts = np.bincount(w[w >= 0], minlength=seats) if w.size else np.zeros(seats, np.int64)
+    return counts, w.size
+
+
 def seat_win_rates(winners: np.ndarray, seats: int) -> list[Rate]:
     """Win rate of each seat (first-player advantage), each with its Wilson interval."""
-    w = np.asarray(winners, dtype=np.int64)
-    n = w.size
-    counts = np.bincount(w[w >= 0], minlength=seats) if n else np.zeros(seats, np.int64)
+    counts, n = seat_wins(winners, seats)
     return [wilson(int(counts[s]), n) for s in range(seats)]
 
 
@@ -235,9 +240,7 @@ def seat_differences(winners: np.ndarray, seats: int) -> list[tuple[int, int, Di
     interval above: both come from the same games, in which at most one seat wins, so
     (unlike two separate Wilson intervals) the interval accounts for the one's win being
     the other's loss."""
-    w = np.asarray(winners, dtype=np.int64)
-    n = w.size
-    counts = np.bincount(w[w >= 0], minlength=seats) if n else np.zeros(seats, np.int64)
+    counts, n = seat_wins(winners, seats)
     return [(s, t, paired_counts_difference(0, int(counts[s]), int(counts[t]), n))
             for s in range(seats) for t in range(s + 1, seats)]
 

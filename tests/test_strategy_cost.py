@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 
 import numba
 import numpy as np
 from numba import njit
 
-from experiments.strategy_cost import split_line, strategy_cost
+from experiments.strategy_cost import _with_decide, split_line, strategy_cost
 from simcore.registry import get_game
 from strategies.sticky import honest
 from tests.cli_support import invoke
@@ -25,17 +24,13 @@ def slow_honest(view, legal, params, rng):
     return a if x >= 0.0 else 0
 
 
-def with_fn(config, fn):
-    spec = dataclasses.replace(config.strategy.spec, fn=fn)
-    return dataclasses.replace(config, strategy=dataclasses.replace(config.strategy, spec=spec))
-
-
 def test_split_finds_an_expensive_strategy_and_keeps_the_thread_count():
     g = get_game("sticky")
     config = g.configure(None, "honest")
     threads = numba.get_num_threads()
     cheap = strategy_cost(config, 400, repeats=2)
-    slow = strategy_cost(with_fn(config, slow_honest), 400, repeats=2)
+    slow = strategy_cost(_with_decide(config, slow_honest, config.strategy.values), 400,
+                         repeats=2)
     assert numba.get_num_threads() == threads
     for cost in (cheap, slow):
         assert cost["games"] == 400
