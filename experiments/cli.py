@@ -80,9 +80,10 @@ def shortcut_overrides(game: str, sets: list[str] | None, **shortcuts) -> list[s
     for name, value in shortcuts.items():
         if value is None:
             continue
-        key = g.shortcuts.get(name)
-        if key is None:
+        shortcut = g.shortcuts.get(name)
+        if shortcut is None:
             fail(f"--{name} does not apply to {g.name}")
+        key = shortcut.key
         if key in seen and seen[key] != str(value):
             fail(f"--{name} {value} and --set {key}={seen[key]} disagree")
         out.append(f"{key}={value}")
@@ -218,7 +219,7 @@ def trace(
 
     try:
         g = get_game(game)
-        if check_ and not callable(getattr(g, "check", None)):
+        if check_ and not g.has_checker:
             fail(f"{g.name} has no rules checker, so --check does not apply")
         overrides = shortcut_overrides(game, set_, players=players, goo=goo,
                                        difficulty=difficulty)
@@ -459,11 +460,9 @@ def check(
 
     try:
         g = get_game(game)
-        if not callable(getattr(g, "check", None)):
-            fail(f"{g.name} has no rules checker: its game object offers no check() method "
-                 "(games that do: " + (", ".join(
-                     n for n in game_names() if callable(getattr(get_game(n), "check", None)))
-                     or "none yet") + ")")
+        if not g.has_checker:
+            fail(f"{g.name} has no rules checker (games that have one: " + (", ".join(
+                     n for n in game_names() if get_game(n).has_checker) or "none yet") + ")")
         overrides = shortcut_overrides(game, set_, players=players, goo=goo,
                                        difficulty=difficulty)
         config = g.configure(overrides, strategy, rules)

@@ -52,6 +52,28 @@ class Ratio:
     den: np.ndarray
 
 
+@dataclass(frozen=True)
+class Shortcut:
+    """A CLI option that stands for ``--set KEY=VALUE`` (e.g. ``--goo cthulhu`` for
+    ``--set goo=cthulhu``); the CLI builds its shortcut options from ``Game.shortcuts``."""
+
+    key: str  # the rules-data key it sets
+    metavar: str = "VALUE"
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class GameKind:
+    """What kind of game it is (after OpenSpiel's ``GameType``); the CLI and the experiments
+    layer ask this instead of guessing."""
+
+    cooperative: bool  # one team result (seats 0) or per-seat winners
+    perfect_information: bool  # every seat may see the whole state
+    searchable: bool  # step contract (simcore.engine): a state can be copied and resumed
+    has_checker: bool  # offers ``Game.check`` (a rules checker after every step)
+    style: str = "callback"  # "step" (simcore.engine) or "callback" (rules call the strategy)
+
+
 @dataclass
 class Config:
     """A fully resolved configuration: rules data (with overrides) and a strategy."""
@@ -87,7 +109,8 @@ class Game(ABC):
 
     name: str = ""
     title: str = ""
-    cooperative: bool = False
+    kind: GameKind = GameKind(cooperative=False, perfect_information=True, searchable=False,
+                              has_checker=False)
     rules_file: Path
     outcomes: tuple[str, ...] = ()
     record_fields: tuple[str, ...] = ()
@@ -95,8 +118,16 @@ class Game(ABC):
     # are over the games where it did
     event_fields: tuple[str, ...] = ()
     default_strategy: str = ""
-    # CLI shortcuts (--players, --goo, --difficulty) mapped to rules data keys
-    shortcuts: Mapping[str, str] = {}
+    # CLI shortcuts (--players, --goo, ...): option name (without --) to what it sets
+    shortcuts: Mapping[str, Shortcut] = {}
+
+    @property
+    def cooperative(self) -> bool:
+        return self.kind.cooperative
+
+    @property
+    def has_checker(self) -> bool:
+        return self.kind.has_checker
 
     # ---- configuration -------------------------------------------------------------------
     def default_rules(self) -> RulesData:

@@ -1,5 +1,6 @@
 """The cthulhu-sim command line, through typer's CliRunner."""
 
+import dataclasses
 import json
 import re
 
@@ -292,6 +293,7 @@ def test_check_json_is_strict_json(sticky, monkeypatch):
                 "mean_turns": float("nan"), "first_violation": None}
 
     monkeypatch.setattr(sticky, "check", check, raising=False)
+    monkeypatch.setattr(sticky, "kind", dataclasses.replace(sticky.kind, has_checker=True))
     r = invoke("check", "sticky", "--games", 10, "--json", "-q")
     assert r.exit_code == 0, r.output
     assert "NaN" not in r.stdout

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 import simcore.registry as game_registry
 from experiments import compare, load_sweep, run_sweep
 from experiments.cli import app
-from simcore.game import Config, Game
+from simcore.game import Config, Game, GameKind, Shortcut
 from simcore.rules_data import RulesData
 from strategies import registry as strat_registry
 from strategies.registry import StrategySpec
@@ -54,12 +54,13 @@ def _uniform(seed: int, idx: np.ndarray, k: int) -> np.ndarray:
 class FakeTec(Game):
     name = "tec"
     title = "Tiny Epic Cthulhu (stand-in)"
-    cooperative = True
+    kind = GameKind(cooperative=True, perfect_information=True, searchable=False,
+                    has_checker=False)
     outcomes = ("win", "strength", "madness", "cap")
     record_fields = FIELDS
     event_fields = ("phase2_turn",)
     default_strategy = "heuristic"
-    shortcuts = {"players": "players", "goo": "goo", "difficulty": "difficulty"}
+    shortcuts = {k: Shortcut(k) for k in ("players", "goo", "difficulty")}
 
     def __init__(self, rules_file: Path):
         self.rules_file = rules_file

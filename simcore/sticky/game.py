@@ -9,7 +9,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from simcore.game import Config, Game, Mean, Ratio
+from simcore.game import Config, Game, GameKind, Mean, Ratio, Shortcut
 from simcore.rules_data import RulesData
 from simcore.sticky import state as S
 from simcore.sticky.loader import StickyParams, compile_params
@@ -21,12 +21,14 @@ PARALLEL_CHUNKS = 8  # prange iterations (of playout.CHUNK playouts) a thread ta
 class Sticky(Game):
     name = "sticky"
     title = "Sticky Cthulhu"
-    cooperative = False
+    # a real-time race has no decision point worth searching: callback style for good
+    kind = GameKind(cooperative=False, perfect_information=False, searchable=False,
+                    has_checker=False, style="callback")
     rules_file = Path(__file__).with_name("rules.toml")
     outcomes = S.OUTCOMES
     record_fields = S.RECORD_FIELDS
     default_strategy = "honest"
-    shortcuts = {"players": "players"}
+    shortcuts = {"players": Shortcut("players", "N", "Players (2-6).")}
 
     def compile_params(self, rules: RulesData) -> StickyParams:
         return compile_params(rules)

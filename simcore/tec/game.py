@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from simcore.game import DEFAULT_BATCH, Config, Game, Mean, Share
+from simcore.game import DEFAULT_BATCH, Config, Game, GameKind, Mean, Share, Shortcut
 from simcore.replay import replay_command
 from simcore.rules_data import RulesData
 from simcore.tec import state as S
@@ -23,13 +23,18 @@ PARALLEL_CHUNKS = 4  # prange iterations (of playout.CHUNK playouts) a thread ta
 class TinyEpicCthulhu(Game):
     name = "tec"
     title = "Tiny Epic Cthulhu"
-    cooperative = True
+    kind = GameKind(cooperative=True, perfect_information=False, searchable=False,
+                    has_checker=True, style="callback")
     rules_file = Path(__file__).with_name("rules.toml")
     outcomes = S.OUTCOMES
     record_fields = S.RECORD_FIELDS
     event_fields = ("phase2_turn",)
     default_strategy = "heuristic"
-    shortcuts = {"players": "players", "goo": "goo", "difficulty": "difficulty"}
+    shortcuts = {
+        "players": Shortcut("players", "N", "Players (1 = solo: two characters)."),
+        "goo": Shortcut("goo", "NAME", "Great Old One: " + ", ".join(S.GOOS) + "."),
+        "difficulty": Shortcut("difficulty", "LEVEL", ", ".join(S.DIFFICULTIES) + "."),
+    }
 
     def compile_params(self, rules: RulesData) -> TecParams:
         return compile_params(rules)
