@@ -137,3 +137,9 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
     if values.size == 0:
         values = np.zeros(1, dtype=np.float64)  # jitted signatures want a non-empty vector
     return Strategy(spec, values)
+
+
+def param_offsets(params: Mapping[str, Param], start: int = 0) -> dict[str, int]:
+    """Each parameter's place in the strategy's vector, so jitted code reads them by name
+    (module constants such as ``AGGRESSION = OFF["aggression"]``), not by bare index."""
+    return {name: start + k for k, name in enumerate(params)}
