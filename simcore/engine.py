@@ -629,6 +629,9 @@ class StepGame(Game):
                        search, qp, int(seed), int(index), rec, ev, int(wi), int(wf))
         return ev[:n].copy(), rec
 
+    def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:
+        return self.trace_events(config, seed, index)[1]
+
     def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
         events, rec = self.trace_events(config, seed, index, check)
         return self.format_trace(config, seed, index, events, rec)

@@ -244,6 +244,11 @@ class Game(ABC):
         return {}
 
     @abstractmethod
+    def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:
+        """The record of playout ``index`` of run ``seed`` as the trace run plays it (with
+        every event logged): the same as row ``index`` of a batch, which the tests check."""
+
+    @abstractmethod
     def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
         """One playout, turn by turn, in plain words; ``check``: with the game's rules
         checker on, so conservation errors show where they happen (games with ``check()``)."""

@@ -55,7 +55,7 @@ class FakeTec(Game):
     name = "tec"
     title = "Tiny Epic Cthulhu (stand-in)"
     kind = GameKind(cooperative=True, perfect_information=True, searchable=False,
-                    has_checker=False)
+                    has_checker=True)
     outcomes = ("win", "strength", "madness", "cap")
     record_fields = FIELDS
     event_fields = ("phase2_turn",)
@@ -98,6 +98,9 @@ class FakeTec(Game):
 
     def trace(self, config, seed, index=0):
         return f"stand-in game {seed}/{index}"
+
+    def trace_record(self, config, seed, index=0):
+        return self._kernel(config, seed, index, 1)[0]
 
     def check(self, config, games, seed, progress=None):
         done = 0

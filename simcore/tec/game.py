@@ -76,9 +76,9 @@ class TinyEpicCthulhu(Game):
             "games_counted": int(max(len(df), 1)),
         }
 
-    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
+    def _trace_run(self, config: Config, seed: int, index: int,
+                   check: bool) -> tuple[np.ndarray, np.ndarray]:
         from simcore.tec.playout import trace_game
-        from simcore.tec.trace import format_events
 
         rec = np.zeros(S.R_SIZE, dtype=np.int64)
         ev = np.zeros((TRACE_ROWS, S.EV_WIDTH), dtype=np.int64)
@@ -88,7 +88,16 @@ class TinyEpicCthulhu(Game):
             ip[S.I_CHECK] = 1
         n = trace_game(ip, config.strategy.fn, config.strategy.values, int(seed),
                        int(index), rec, ev)
-        return format_events(ev[:n], rec, config, seed, index)
+        return ev[:n], rec
+
+    def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:
+        return self._trace_run(config, seed, index, False)[1]
+
+    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
+        from simcore.tec.trace import format_events
+
+        ev, rec = self._trace_run(config, seed, index, check)
+        return format_events(ev, rec, config, seed, index)
 
     def check(self, config: Config, games: int, seed: int,
               progress: Callable[[int], None] | None = None,
