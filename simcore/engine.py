@@ -419,6 +419,39 @@ def trace_game(g, ip, fp, policy, sp, search, qp, seed, index, rec, ev, wi_size,
     return evn[0]
 
 
+# ---- the same runner for callback-style games ------------------------------------------------
+# A callback game's rules call its strategy from inside a rule (``decide``, typed by what the
+# game shows its strategies), so it cannot be stepped; it plays whole playouts.  It provides a
+# ``play_block(ip, fp, decide, sp, seed, first, out, row, rows)`` that plays playouts
+# ``first .. first + rows - 1`` into ``out[row .. row + rows - 1]``, each seeded from (seed,
+# playout index) alone, with its thread's arrays made once per block; this runner spreads the
+# blocks over the threads.
+DECIDE_STATE = types.FunctionType(types.int64(_I1, _B1, _F1, _U1))  # sees an int64 state
+DECIDE_VIEW = types.FunctionType(types.int64(_F1, _B1, _F1, _U1))  # sees a float64 view
+
+
+def play_block_sig(decide_type: types.Type) -> types.Signature:
+    return types.void(_I1, _F1, decide_type, _F1, _INT, _INT, _I2, _INT, _INT)
+
+
+PLAY_BLOCK_STATE = types.FunctionType(play_block_sig(DECIDE_STATE))
+PLAY_BLOCK_VIEW = types.FunctionType(play_block_sig(DECIDE_VIEW))
+
+
+@njit([types.void(block, _I1, _F1, decide, _F1, _INT, _INT, _I2, _INT)
+       for block, decide in ((PLAY_BLOCK_STATE, DECIDE_STATE), (PLAY_BLOCK_VIEW, DECIDE_VIEW))],
+      cache=True, parallel=True)
+def run_callback_batch(play_block, ip, fp, decide, sp, seed, start, out, chunk):
+    """Play playouts ``start .. start + len(out) - 1`` of a callback game in parallel, in
+    blocks of ``chunk``: playout ``i`` writes only ``out[i]``, so the thread count and the batch
+    size change nothing."""
+    n = out.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        first = c * chunk
+        play_block(ip, fp, decide, sp, seed, start + first, out, first, min(chunk, n - first))
+
+
 # ---- the Python side: a named layout and the StepGame base class ----------------------------
 class Layout:
     """Names every word of a flat int64 array (a state, a view, a parameter vector).
@@ -532,10 +565,10 @@ def search_parts(strategy: Any) -> tuple[Callable, np.ndarray, int, int]:
     return fn, strategy.search_values, strategy.workspace[0], strategy.workspace[1]
 
 
-def with_threads_chunked(fn: Callable, *args: Any) -> Any:
+def with_threads_chunked(fn: Callable, *args: Any, chunks: int = 4) -> Any:
     """Call a parallel runner with threads taking a few chunks at a time as they free up
     (games differ in length, so equal shares decided in advance would wait on the longest)."""
-    with numba.parallel_chunksize(4):
+    with numba.parallel_chunksize(chunks):
         return fn(*args)
 
 
