@@ -676,27 +676,26 @@ class StepGame(Game):
     def check(self, config: Config, games: int, seed: int,
               progress: Callable[[int], None] | None = None,
               batch: int = DEFAULT_BATCH) -> dict[str, Any]:
-        """Play ``games`` playouts with the rules checker after every step: violations,
-        games stopped by the turn cap ('stuck'), illegal answers, and the replay command of
-        the first playout with any of them."""
+        """Play ``games`` playouts with the rules checker after every step.  Failures:
+        violations the checker finds (and playouts the decision guard cut off, which count
+        as violations) and illegal answers; the first one's replay command is given.  Games
+        ended by the turn cap are a result of the game, counted but not a failure."""
         from simcore.replay import replay_command
 
         ip = config.params.ip.copy()
         ip[P_CHECK] = 1
-        fields = self.record_fields
-        col = {name: k for k, name in enumerate(fields)}
+        col = {name: k for k, name in enumerate(self.record_fields)}
         cap = self.outcomes.index(self.cap_outcome) if self.cap_outcome else -1
-        violations = stuck = illegal = 0
+        violations = illegal = capped = 0
         first = None
         done = 0
         while done < games:
             n = min(batch, games - done)
             recs = self._play(config, ip, seed, done, n)
-            bad = ((recs[:, col["violations"]] > 0) | (recs[:, col["illegal_answers"]] > 0)
-                   | (recs[:, col["outcome"]] == cap))
+            bad = (recs[:, col["violations"]] > 0) | (recs[:, col["illegal_answers"]] > 0)
             violations += int(recs[:, col["violations"]].sum())
             illegal += int(recs[:, col["illegal_answers"]].sum())
-            stuck += int((recs[:, col["outcome"]] == cap).sum())
+            capped += int((recs[:, col["outcome"]] == cap).sum())
             if first is None and bad.any():
                 idx = done + int(np.argmax(bad))
                 first = (f"playout {idx} "
@@ -704,8 +703,10 @@ class StepGame(Game):
             done += n
             if progress is not None:
                 progress(n)
-        return {"games": games, "seed": seed, "violations": violations, "stuck": stuck,
-                "illegal_answers": illegal, "first_violation": first}
+        return {"games": games, "seed": seed, "violations": violations,
+                "illegal_answers": illegal, "stuck": 0,
+                f"ended_by_turn_cap ({self.cap_outcome or 'none'})": capped,
+                "first_violation": first}
 
     # ---- the step API from Python (tests, tools; each call crosses into numba once) ----------
     def new_state(self, config: Config, seed: int = 0, index: int = 0) -> StepState:

@@ -471,3 +471,28 @@ def test_checker_catches_a_counter_on_undergrowth_and_a_lost_artefact(board):
     R.bits_add(ok.s, S.S_UG_BITS, ok.hex("d5"))
     ok.s[S.S_PLACED] += 1
     assert R.check(ok.ip, ok.fp, ok.s, ok.st.h) > 0  # a counter on Undergrowth
+
+
+def spots(b: Board) -> set[str]:
+    mask = np.zeros(S.MAX_HEX, dtype=np.uint8)
+    R.bits_to_mask(*R.undergrowth_spots(b.ip, b.s), mask)
+    return {b.name_of(h) for h in np.flatnonzero(mask)}
+
+
+def test_HEX_S_5_undergrowth_never_cuts_an_artefact_off_from_a_base_line():
+    """The default reading ('path'): access means a way from both base lines; the literal
+    example's reading ('neighbour') only keeps one side open."""
+    for access, may_close in (("path", False), ("neighbour", True)):
+        b = Board({"undergrowth_access": access})
+        b.artefact(0, "d5")
+        b.undergrowth(*(f"{c}3" for c in "abcdefg"))  # a wall across row 3 but for h3
+        assert ("h3" in spots(b)) == may_close, access
+        assert "h2" in spots(b) and "c5" in spots(b)  # harmless spots stay open either way
+
+
+def test_HEX_S_5_a_hex_with_open_neighbours_all_round_never_cuts_anything(board):
+    board.artefact(0, "d5")
+    assert R.open_arcs(board.ip, board.s, board.hex("f6")) == 1
+    board.undergrowth("e6", "g6")  # f6's open neighbours now fall in two runs
+    assert R.open_arcs(board.ip, board.s, board.hex("f6")) == 2
+    assert R.connected_without(board.ip, board.s, board.hex("f6"))  # but nothing is cut off

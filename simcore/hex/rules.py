@@ -72,6 +72,7 @@ from simcore.hex.state import (
     EV_TURN,
     EV_WIN,
     GOOD,
+    I_ACCESS_PATH,
     I_BASE_BITS,
     I_BOARD_BITS,
     I_C_ATTACK,
@@ -97,6 +98,7 @@ from simcore.hex.state import (
     I_N_COUNTERS,
     I_N_HEX,
     I_N_UNDERGROWTH,
+    I_NB,
     I_NB_BITS,
     I_ROWS,
     I_SIDE_COUNTERS,
@@ -333,10 +335,59 @@ def artefact_spots(ip, s):
             w(ip, I_MIDDLE_BITS + 1) & ~w(s, S_ART_BITS + 1) & ~w(s, S_UG_BITS + 1))
 
 
+# a hex's neighbours in ring order (W, NW, NE, E, SE, SW): consecutive ones touch each other
+RING = (0, 2, 3, 1, 5, 4)
+
+
+@njit(cache=True, _nrt=False)
+def open_arcs(ip, s, h):
+    """Runs of open neighbours (on the board, no Undergrowth) around hex ``h``.  With at most
+    one run, closing ``h`` cannot cut anything off: its open neighbours still touch in turn."""
+    first = -1
+    prev = -1
+    runs = 0
+    for k in range(6):
+        x = ip[I_NB + 6 * h + RING[k]]
+        o = 1 if x >= 0 and not bits_has(s, S_UG_BITS, x) else 0
+        if k == 0:
+            first = o
+        elif o == 1 and prev == 0:
+            runs += 1
+        prev = o
+    if first == 1 and prev == 0:
+        runs += 1
+    if runs == 0 and first == 1:  # open all round
+        runs = 1
+    return runs
+
+
+@njit(cache=True, _nrt=False)
+def connected_without(ip, s, x):
+    """With Undergrowth also on hex ``x``: is every Artefact, and the other base line,
+    reachable from Bad's base line around the Undergrowth?"""
+    b0 = _ONE << np.uint64(x & 63) if x < 64 else _ZERO
+    b1 = _ONE << np.uint64(x & 63) if x >= 64 else _ZERO
+    open0 = w(ip, I_BOARD_BITS) & ~w(s, S_UG_BITS) & ~b0
+    open1 = w(ip, I_BOARD_BITS + 1) & ~w(s, S_UG_BITS + 1) & ~b1
+    f0 = w(ip, I_BASE_BITS + 2) & open0
+    f1 = w(ip, I_BASE_BITS + 3) & open1
+    seen0, seen1 = f0, f1
+    while f0 != _ZERO or f1 != _ZERO:
+        n0, n1 = neighbours_of(ip, f0, f1)
+        f0 = n0 & open0 & ~seen0
+        f1 = n1 & open1 & ~seen1
+        seen0 |= f0
+        seen1 |= f1
+    need0 = w(s, S_ART_BITS) | w(ip, I_BASE_BITS)
+    need1 = w(s, S_ART_BITS + 1) | w(ip, I_BASE_BITS + 1)
+    return (need0 & ~seen0) == _ZERO and (need1 & ~seen1) == _ZERO
+
+
 @njit(cache=True, _nrt=False)
 def undergrowth_spots(ip, s):
     """HEX-S-4, HEX-S-5: Undergrowth goes off both base lines, on no Artefact and no other
-    Undergrowth, and never on the last open neighbour of an Artefact."""
+    Undergrowth, and never on the last open neighbour of an Artefact; with the 'path' reading
+    (the default) it never cuts an Artefact off from either base line."""
     lo = (w(ip, I_BOARD_BITS) & ~w(ip, I_BASE_BITS) & ~w(ip, I_BASE_BITS + 2)
           & ~w(s, S_ART_BITS) & ~w(s, S_UG_BITS))
     hi = (w(ip, I_BOARD_BITS + 1) & ~w(ip, I_BASE_BITS + 1) & ~w(ip, I_BASE_BITS + 3)
@@ -350,6 +401,17 @@ def undergrowth_spots(ip, s):
         if count_bits(o0, o1) == 1:  # that one open side must stay open
             lo &= ~o0
             hi &= ~o1
+    if ip[I_ACCESS_PATH] == 1:
+        for word in range(2):
+            x = lo if word == 0 else hi
+            while x != _ZERO:
+                h = 64 * word + lowest_bit(x)
+                x &= x - _ONE
+                if open_arcs(ip, s, h) >= 2 and not connected_without(ip, s, h):
+                    if word == 0:
+                        lo &= ~(_ONE << np.uint64(h))
+                    else:
+                        hi &= ~(_ONE << np.uint64(h - 64))
     return lo, hi
 
 
