@@ -324,10 +324,9 @@ def artefacts_out(ip, s, side):
     return n
 
 
-@njit(POLICY_SIG, cache=True)
-def heuristic(ip, fp, s, view, mask, params, rng):
-    """Runners fetch Artefacts, fighters hunt carriers and escort their own, everyone keeps out
-    of reach by ``caution``; focused fire by the CRT's odds on the most valuable target."""
+@njit(cache=True)
+def plan(ip, fp, s, view, mask, params, rng):
+    """The heuristic's body (any parameter vector, a style's read-only defaults included)."""
     d = s[DECISION]
     side = s[SEAT]  # (in setup the placing seat, not the side whose turn it is)
     n_hex = ip[I_N_HEX]
@@ -449,18 +448,52 @@ def heuristic(ip, fp, s, view, mask, params, rng):
     return first_legal(mask)
 
 
+@njit(POLICY_SIG, cache=True)
+def heuristic(ip, fp, s, view, mask, params, rng):
+    """Runners fetch Artefacts, fighters hunt carriers and escort their own, everyone keeps out
+    of reach by ``caution``; focused fire by the CRT's odds on the most valuable target."""
+    return plan(ip, fp, s, view, mask, params, rng)
+
+
+RUSHER = {**HEURISTIC_PARAMS,
+          "aggression": Param(0.0, 0.0, 1.0, HEURISTIC_PARAMS["aggression"].help),
+          "caution": Param(0.1, 0.0, 2.0, HEURISTIC_PARAMS["caution"].help)}
+BRAWLER = {**HEURISTIC_PARAMS,
+           "aggression": Param(1.0, 0.0, 1.0, HEURISTIC_PARAMS["aggression"].help),
+           "caution": Param(0.2, 0.0, 2.0, HEURISTIC_PARAMS["caution"].help)}
+
+# pair: a strategy for each side, by name; the heuristic styles play with their defaults
+PAIR_STYLES = ("heuristic", "rusher", "brawler", "random")
+_STYLE_VALUES = np.array([[p.default for p in style.values()]
+                          for style in (HEURISTIC_PARAMS, RUSHER, BRAWLER, HEURISTIC_PARAMS)],
+                         dtype=np.float64)
+PAIR_PARAMS = {
+    "good": Param.choice("heuristic", PAIR_STYLES, "Good's strategy"),
+    "bad": Param.choice("heuristic", PAIR_STYLES, "Bad's strategy"),
+}
+_Q = param_offsets(PAIR_PARAMS)
+GOOD_STYLE = _Q["good"]
+BAD_STYLE = _Q["bad"]
+RANDOM_STYLE = PAIR_STYLES.index("random")
+
+
+@njit(POLICY_SIG, cache=True)
+def pair(ip, fp, s, view, mask, params, rng):
+    """Good and Bad each play their own strategy (strategy.good, strategy.bad), to measure
+    the imbalance with every pairing."""
+    style = np.int64(params[GOOD_STYLE if s[SEAT] == 0 else BAD_STYLE])
+    if style == RANDOM_STYLE:
+        return uniform_legal(mask, rng)
+    return plan(ip, fp, s, view, mask, _STYLE_VALUES[style], rng)
+
+
 register("hex", "random", random_policy, description=random_policy.__doc__)
 register("hex", "heuristic", heuristic, HEURISTIC_PARAMS, description=heuristic.__doc__)
 # two named styles of the same plan, for strategy pairs and tournaments
-register("hex", "rusher", heuristic, {
-    **HEURISTIC_PARAMS,
-    "aggression": Param(0.0, 0.0, 1.0, HEURISTIC_PARAMS["aggression"].help),
-    "caution": Param(0.1, 0.0, 2.0, HEURISTIC_PARAMS["caution"].help),
-}, description="The heuristic as a runner: goes straight for the Artefacts, ignores fights "
-               "and danger (aggression 0, caution 0.1).")
-register("hex", "brawler", heuristic, {
-    **HEURISTIC_PARAMS,
-    "aggression": Param(1.0, 0.0, 1.0, HEURISTIC_PARAMS["aggression"].help),
-    "caution": Param(0.2, 0.0, 2.0, HEURISTIC_PARAMS["caution"].help),
-}, description="The heuristic as a fighter: hunts enemy counters and carriers first "
-               "(aggression 1, caution 0.2).")
+register("hex", "rusher", heuristic, RUSHER,
+         description="The heuristic as a runner: goes straight for the Artefacts, ignores "
+                     "fights and danger (aggression 0, caution 0.1).")
+register("hex", "brawler", heuristic, BRAWLER,
+         description="The heuristic as a fighter: hunts enemy counters and carriers first "
+                     "(aggression 1, caution 0.2).")
+register("hex", "pair", pair, PAIR_PARAMS, description=pair.__doc__)
