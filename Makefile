@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean playthroughs
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,9 @@ lint: $(STAMP)
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest -q
+
+playthroughs: $(STAMP)  # regenerate tests/playthroughs/ after an intended change of play
+	$(BIN)/python -m tests.playthroughs
 
 bench: $(STAMP)
 	$(BIN)/cthulhu-sim bench
