@@ -207,7 +207,9 @@ def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float
     else:
         seats = g.seats(config.rules)
         winners = df["winner"].to_numpy()
-        out["seat_win_rates"] = [{"seat": s, "rate": r.rate, "ci95": [r.lo, r.hi]}
+        names = g.seat_names(config.rules)
+        out["seat_win_rates"] = [{"seat": s, "name": names[s], "rate": r.rate,
+                                  "ci95": [r.lo, r.hi]}
                                  for s, r in enumerate(seat_win_rates(winners, seats))]
         out["seat_differences"] = [
             {"seats": [s, t], "diff": d.mean, "ci95": [d.lo, d.hi]}
@@ -239,10 +241,15 @@ def format_summary(summary: dict) -> str:
         lines.append(f"  team win rate   {100 * summary['win_rate']:6.2f}%  "
                      f"95% CI [{100 * lo:.2f}, {100 * hi:.2f}]")
     if "seat_win_rates" in summary:
-        lines.append("  seat  win rate   95% CI")
+        width = max([4] + [len(f"{r['seat']} {r['name']}") for r in summary["seat_win_rates"]
+                           if r.get("name", str(r["seat"])) != str(r["seat"])])
+        lines.append(f"  {'seat':<{width}}  win rate   95% CI")
         for row in summary["seat_win_rates"]:
             lo, hi = row["ci95"]
-            lines.append(f"  {row['seat']:>4}  {100 * row['rate']:6.2f}%   "
+            name = row.get("name", str(row["seat"]))
+            shown = (f"{row['seat']:>{width}}" if name == str(row["seat"])
+                     else f"{row['seat']} {name}".ljust(width))
+            lines.append(f"  {shown}  {100 * row['rate']:6.2f}%   "
                          f"[{100 * lo:.2f}, {100 * hi:.2f}]")
     if summary.get("seat_differences"):
         lines.append("  seat against seat (win rate difference, points; paired 95% CI)")

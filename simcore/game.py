@@ -192,6 +192,10 @@ class Game(ABC):
     def seats(self, rules: RulesData) -> int:
         """Number of competing seats (0 for a cooperative game: one team result)."""
 
+    def seat_names(self, rules: RulesData) -> list[str]:
+        """What each seat is called in tables (``Good``, ``Bad``); its number by default."""
+        return [str(s) for s in range(self.seats(rules))]
+
     # ---- playing -------------------------------------------------------------------------
     @abstractmethod
     def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:

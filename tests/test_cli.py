@@ -70,7 +70,8 @@ def test_run_json_schema():
     rates = out["seat_win_rates"]
     assert [row["seat"] for row in rates] == [0, 1, 2, 3]
     for row in rates:
-        assert set(row) == {"seat", "rate", "ci95"}
+        assert set(row) == {"seat", "name", "rate", "ci95"}
+        assert row["name"] == str(row["seat"])  # Sticky's seats have no names but numbers
         lo, hi = row["ci95"]
         assert 0.0 <= lo <= row["rate"] <= hi <= 1.0
         assert 0.15 < row["rate"] < 0.35

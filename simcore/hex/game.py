@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from simcore.engine import StepGame
-from simcore.game import Config, GameKind, Mean, Share
+from simcore.game import Config, GameKind, Mean, Share, Shortcut
 from simcore.hex import state as S
 from simcore.hex.loader import HexParams, compile_params
 from simcore.rules_data import RulesData
@@ -27,13 +27,18 @@ class HexWargame(StepGame):
     event_fields = ("first_pickup_turn",)
     cap_outcome = "stalemate"
     default_strategy = "heuristic"
-    shortcuts: dict = {}
+    shortcuts = {
+        "first": Shortcut("first_side", "SIDE", "Who plays the first turn: good or bad."),
+    }
 
     def compile_params(self, rules: RulesData) -> HexParams:
         return compile_params(rules)
 
     def seats(self, rules: RulesData) -> int:
         return 2
+
+    def seat_names(self, rules: RulesData) -> list[str]:
+        return list(S.SIDE_NAMES)
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
         n = len(df)
