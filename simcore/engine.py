@@ -556,13 +556,19 @@ def fill_param_header(ip: np.ndarray, *, state_size: int, hidden_size: int, view
     ip[P_CHECK] = 0
 
 
-def search_parts(strategy: Any) -> tuple[Callable, np.ndarray, int, int]:
-    """(search function, its parameters, int and float workspace words) of a strategy: the
-    stand-ins for one that does not search."""
+def search_parts(strategy: Any, ip: np.ndarray) -> tuple[Callable, np.ndarray, int, int]:
+    """(search function, its parameters, int and float workspace words) of a strategy for a
+    game's ``ip``: the stand-ins for one that does not search."""
     fn = getattr(strategy, "search_fn", None)
     if fn is None:
         return no_search, np.zeros(1, dtype=np.float64), 0, 0
-    return fn, strategy.search_values, strategy.workspace[0], strategy.workspace[1]
+    qp, ints, floats = strategy.search_setup(ip)
+    return fn, qp, ints, floats
+
+
+def policy_values(strategy: Any) -> np.ndarray:
+    """The parameters the driver hands the strategy's policy."""
+    return getattr(strategy, "policy_values", strategy.values)
 
 
 def with_threads_chunked(fn: Callable, *args: Any, chunks: int = 4) -> Any:
@@ -638,10 +644,10 @@ class StepGame(Game):
               count: int) -> np.ndarray:
         _, fp = self._arrays(config)
         out = np.zeros((count, len(self.record_fields)), dtype=np.int64)
-        search, qp, wi, wf = search_parts(config.strategy)
+        search, qp, wi, wf = search_parts(config.strategy, ip)
         with_threads_chunked(run_batch, self.functions(), ip, fp, config.strategy.fn,
-                             config.strategy.values, search, qp, int(seed), int(start), out,
-                             int(wi), int(wf))
+                             policy_values(config.strategy), search, qp, int(seed), int(start),
+                             out, int(wi), int(wf))
         return out
 
     def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
@@ -657,9 +663,10 @@ class StepGame(Game):
             ip[P_CHECK] = 1
         rec = np.zeros(len(self.record_fields), dtype=np.int64)
         ev = np.zeros((self.trace_rows, EV_WIDTH), dtype=np.int64)
-        search, qp, wi, wf = search_parts(config.strategy)
-        n = trace_game(self.functions(), ip, fp, config.strategy.fn, config.strategy.values,
-                       search, qp, int(seed), int(index), rec, ev, int(wi), int(wf))
+        search, qp, wi, wf = search_parts(config.strategy, ip)
+        n = trace_game(self.functions(), ip, fp, config.strategy.fn,
+                       policy_values(config.strategy), search, qp, int(seed), int(index), rec,
+                       ev, int(wi), int(wf))
         return ev[:n].copy(), rec
 
     def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:

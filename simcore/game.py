@@ -93,7 +93,7 @@ class Config:
         """The settings that differ from the rules file's and the strategy's defaults:
         every override, then every strategy parameter not at its default (``strategy.X``)."""
         out = dict(self.rules.overridden)
-        params = self.strategy.spec.params
+        params = self.strategy.param_specs()
         for k, v in self.strategy.param_dict().items():
             if v != params[k].shown(params[k].default):
                 out[f"strategy.{k}"] = v

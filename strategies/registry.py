@@ -44,15 +44,21 @@ class Param:
 class StrategySpec:
     game: str
     name: str
-    fn: Callable
+    fn: Callable | None  # the jitted decision function (None for a search strategy)
     params: Mapping[str, Param]
     description: str
+    # a search strategy (strategies/search.py): its SEARCH function, and how its parameter
+    # vector and workspace are set up for a configured game: setup(values, ip) -> (qp, ints,
+    # floats).  Its parameter "rollout" names the strategy it plays positions out with.
+    search: Callable | None = None
+    setup: Callable | None = None
 
 
 @dataclass
 class Strategy:
     spec: StrategySpec
-    values: np.ndarray = field(repr=False)
+    values: np.ndarray = field(repr=False)  # its own parameters, in ``spec.params`` order
+    rollout: Strategy | None = None  # a search strategy's rollout player
 
     @property
     def name(self) -> str:
@@ -60,11 +66,36 @@ class Strategy:
 
     @property
     def fn(self) -> Callable:
-        return self.spec.fn
+        """The policy the driver calls (a search strategy's: its rollout player's, which also
+        plays the seats that do not search)."""
+        return self.rollout.fn if self.rollout is not None else self.spec.fn
+
+    @property
+    def policy_values(self) -> np.ndarray:
+        """The parameters handed to ``fn``."""
+        return self.rollout.values if self.rollout is not None else self.values
+
+    @property
+    def search_fn(self) -> Callable | None:
+        return self.spec.search
+
+    def search_setup(self, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
+        """(search parameters, int and float workspace words) for a game's ``ip``."""
+        return self.spec.setup(self.values, ip)
+
+    def param_specs(self) -> dict[str, Param]:
+        """Every parameter by its ``strategy.`` name, a rollout player's as ``rollout.X``."""
+        out = dict(self.spec.params)
+        if self.rollout is not None:
+            out.update({f"rollout.{k}": p for k, p in self.rollout.param_specs().items()})
+        return out
 
     def param_dict(self) -> dict[str, float | str]:
-        return {k: p.shown(float(self.values[i]))
-                for i, (k, p) in enumerate(self.spec.params.items())}
+        out = {k: p.shown(float(self.values[i]))
+               for i, (k, p) in enumerate(self.spec.params.items())}
+        if self.rollout is not None:
+            out.update({f"rollout.{k}": v for k, v in self.rollout.param_dict().items()})
+        return out
 
 
 _REGISTRY: dict[str, dict[str, StrategySpec]] = {}
@@ -83,6 +114,15 @@ def register(
     return spec
 
 
+def register_search(game: str, name: str, search: Callable, setup: Callable,
+                    params: Mapping[str, Param], description: str = "") -> StrategySpec:
+    """A search strategy: ``params`` must include ``rollout`` (a choice of the game's other
+    strategies)."""
+    spec = StrategySpec(game, name, None, dict(params), description, search, setup)
+    _REGISTRY.setdefault(game, {})[name] = spec
+    return spec
+
+
 def _load(game: str) -> dict[str, StrategySpec]:
     """The game's strategies: the built-in ones of ``strategies/<game>.py`` plus any
     registered from elsewhere (before or after)."""
@@ -93,6 +133,13 @@ def _load(game: str) -> dict[str, StrategySpec]:
         except ModuleNotFoundError as exc:
             if exc.name != f"strategies.{game}":
                 raise
+        from simcore.registry import GAME_MODULES, get_game
+
+        if game in GAME_MODULES and get_game(game).kind.searchable:
+            from strategies.search import register_for
+
+            register_for(game, [n for n, s in _REGISTRY.get(game, {}).items()
+                                if s.search is None])
     return _REGISTRY.get(game, {})
 
 
@@ -114,7 +161,10 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
     spec = table[name]
     values = np.array([p.default for p in spec.params.values()], dtype=np.float64)
     keys = list(spec.params)
-    for key, value in (overrides or {}).items():
+    overrides = dict(overrides or {})
+    rollout_over = {k[8:]: overrides.pop(k) for k in list(overrides)
+                    if spec.search is not None and k.startswith("rollout.")}
+    for key, value in overrides.items():
         if key not in spec.params:
             raise RulesError(
                 f"override: key 'strategy.{key}': strategy {name!r} has no such parameter; "
@@ -122,6 +172,8 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
             )
         p = spec.params[key]
         if p.choices:
+            if not isinstance(value, str) and str(value) in p.choices:
+                value = str(value)  # a choice of numbers ("0", "1") written as a number
             if value not in p.choices:
                 raise RulesError(f"override: key 'strategy.{key}': {value!r} is not allowed; "
                                  f"allowed: {', '.join(p.choices)}")
@@ -137,7 +189,14 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
         values[keys.index(key)] = float(value)
     if values.size == 0:
         values = np.zeros(1, dtype=np.float64)  # jitted signatures want a non-empty vector
-    return Strategy(spec, values)
+    if spec.search is None:
+        return Strategy(spec, values)
+    rollout_name = spec.params["rollout"].shown(values[keys.index("rollout")])
+    try:
+        rollout = get(game, rollout_name, rollout_over)
+    except RulesError as exc:
+        raise RulesError(str(exc).replace("'strategy.", "'strategy.rollout.")) from None
+    return Strategy(spec, values, rollout)
 
 
 def param_offsets(params: Mapping[str, Param], start: int = 0) -> dict[str, int]:

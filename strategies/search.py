@@ -1,0 +1,401 @@
+"""Search strategies for every step game: Monte Carlo tree search (UCT) and flat Monte Carlo.
+
+Written once, against the step contract of ``simcore.engine``: a search knows a game only
+through its functions (``legal``, ``step``, ``observe``, ``determinize``, ``returns``,
+``evaluate``) and plays out positions with the game's policy of choice as its rollout player.
+
+- It never peeks: each iteration starts from a hidden state drawn by ``determinize`` from what
+  the deciding seat has seen (its public state and its view), and chance (dice, shuffles) is
+  drawn from the search's own stream while simulating, never the game's.  The tree is
+  "open loop": a node is a sequence of decisions, so the same node meets different dice and
+  different hidden cards from one iteration to the next (information-set MCTS).
+- Its budget is a number of iterations, not time, and it draws from a stream derived from
+  (seed, playout, decision), so a game played with search is identical from its seed.
+- Every array it uses is carved from the thread's workspace (``wi``, ``wf``), made once per
+  thread by the runner: no allocation per iteration.
+- Rollouts stop after ``depth`` decisions (0: at the end of the game) and are scored by the
+  game's ``evaluate`` (its estimate of each seat's result) when cut off.
+
+Parameters (``qp``): the seats that search (a bitmask, the engine's ``Q_SEATS``), iterations,
+exploration constant ``c``, rollout depth, and how many root actions the trace shows.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from simcore.engine import (
+    EV_SEARCH,
+    OUTCOME,
+    PLAYING,
+    Q_SEATS,
+    SEARCH_SIG,
+    SEAT,
+)
+from simcore.kernels import first_legal, log_event, rng_int
+
+Q_ITERATIONS = Q_SEATS + 1
+Q_C = Q_SEATS + 2
+Q_DEPTH = Q_SEATS + 3
+Q_SHOW = Q_SEATS + 4
+Q_STATE = Q_SEATS + 5  # words of a state, a hidden state, a view, a mask, and seats: the
+Q_HIDDEN = Q_SEATS + 6  # layout of the workspace (set when the strategy is configured)
+Q_VIEW = Q_SEATS + 7
+Q_MASK = Q_SEATS + 8
+Q_N_SEATS = Q_SEATS + 9
+Q_SIZE = Q_SEATS + 10
+
+# node fields in wi: parent, first child, next sibling, action, seat that chose it, visits
+N_PARENT, N_CHILD, N_SIBLING, N_ACTION, N_SEAT, N_VISITS = range(6)
+NODE_INTS = 6
+
+
+def workspace_words(iterations: int, state: int, hidden: int, view: int, mask: int,
+                    seats: int) -> tuple[int, int]:
+    """(int64 words, float64 words) a search of ``iterations`` needs per thread."""
+    nodes = iterations + 2
+    ints = (NODE_INTS * nodes + 2 * state + 2 * hidden + 2 * view + 2 * (mask // 8 + 1)
+            + mask)
+    floats = nodes + 2 * seats + mask
+    return ints, floats
+
+
+@njit(cache=True)
+def _carve(qp, wi, wf):
+    """The workspace's parts: node arrays, the root and simulated states, masks, scratch."""
+    iters = np.int64(qp[Q_ITERATIONS])
+    nodes = iters + 2
+    n_s = np.int64(qp[Q_STATE])
+    n_h = np.int64(qp[Q_HIDDEN])
+    n_v = np.int64(qp[Q_VIEW])
+    n_m = np.int64(qp[Q_MASK])
+    n_seats = np.int64(qp[Q_N_SEATS])
+    k = NODE_INTS * nodes
+    node = wi[:k]
+    sim_s = wi[k:k + n_s]
+    k += n_s
+    sim_h = wi[k:k + n_h]
+    k += n_h
+    sim_v = wi[k:k + n_v]
+    k += n_v
+    mwords = n_m // 8 + 1
+    mask = wi[k:k + mwords].view(np.uint8)[:n_m]
+    k += mwords
+    tried = wi[k:k + mwords].view(np.uint8)[:n_m]
+    k += mwords
+    counts = wi[k:k + n_m]
+    value = wf[:nodes]
+    out = wf[nodes:nodes + n_seats]
+    sums = wf[nodes + n_seats:nodes + n_seats + n_m]
+    return node, value, sim_s, sim_h, sim_v, mask, tried, counts, out, sums
+
+
+@njit(cache=True)
+def _copy(dst, src):
+    for k in range(src.shape[0]):
+        dst[k] = src[k]
+
+
+@njit(cache=True)
+def _rollout(g, ip, fp, s, h, v, mask, policy, sp, rng, depth, out, ev0, evn0):
+    """Play on with the rollout policy (``depth`` decisions at most, 0 for no limit) and
+    score the position: the game's result, or its estimate when cut off."""
+    legal = g[1]
+    step = g[2]
+    observe = g[3]
+    returns = g[5]
+    evaluate = g[6]
+    steps = 0
+    while s[OUTCOME] == PLAYING and (depth == 0 or steps < depth):
+        n = legal(ip, fp, s, h, mask)
+        if n == 1:
+            a = first_legal(mask)
+        else:
+            observe(ip, fp, s, h, s[SEAT], v)
+            a = policy(ip, fp, s, v, mask, sp, rng)
+            if a < 0 or a >= mask.shape[0] or mask[a] == 0:
+                a = first_legal(mask)
+            steps += 1
+        step(ip, fp, s, h, rng, a, ev0, evn0)
+    if s[OUTCOME] == PLAYING:
+        evaluate(ip, fp, s, out)
+    else:
+        returns(ip, fp, s, out)
+
+
+@njit(cache=True)
+def _new_node(node, value, k, parent, action, seat):
+    b = k * NODE_INTS
+    node[b + N_PARENT] = parent
+    node[b + N_CHILD] = -1
+    node[b + N_SIBLING] = -1
+    node[b + N_ACTION] = action
+    node[b + N_SEAT] = seat
+    node[b + N_VISITS] = 0
+    value[k] = 0.0
+    if parent >= 0:
+        pb = parent * NODE_INTS
+        node[b + N_SIBLING] = node[pb + N_CHILD]
+        node[pb + N_CHILD] = k
+
+
+@njit(cache=True)
+def _log_root(node, value, show, iters, ev, evn):
+    """The trace's account of a search: the most visited root actions, best first (each
+    shown one is marked by a negative visit count until all are shown)."""
+    for rank in range(show):
+        best = -1
+        best_visits = 0
+        c = node[N_CHILD]
+        while c >= 0:
+            vis = node[c * NODE_INTS + N_VISITS]
+            if vis > best_visits:
+                best_visits = vis
+                best = c
+            c = node[c * NODE_INTS + N_SIBLING]
+        if best < 0:
+            break
+        b = best * NODE_INTS
+        log_event(ev, evn, EV_SEARCH, node[b + N_ACTION], best_visits,
+                  np.int64(round(1e6 * value[best] / best_visits)), rank, iters, 0, 0)
+        node[b + N_VISITS] = -best_visits
+    c = node[N_CHILD]
+    while c >= 0:
+        b = c * NODE_INTS
+        node[b + N_VISITS] = abs(node[b + N_VISITS])
+        c = node[b + N_SIBLING]
+
+
+@njit(SEARCH_SIG, cache=True)
+def mcts(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
+    """UCT over the game's own step function, one determinization per iteration."""
+    legal = g[1]
+    step = g[2]
+    determinize = g[4]
+    node, value, sim_s, sim_h, sim_v, mask, tried, counts, out, sums = _carve(qp, wi, wf)
+    iters = np.int64(qp[Q_ITERATIONS])
+    c_explore = qp[Q_C]
+    depth = np.int64(qp[Q_DEPTH])
+    seat = s[SEAT]
+    ev0 = ev[:0]  # simulated steps log nothing
+    evn0 = np.zeros(1, dtype=np.int64)
+    n_nodes = 1
+    _new_node(node, value, 0, -1, -1, -1)
+    n_mask = mask.shape[0]
+    for _ in range(iters):
+        _copy(sim_s, s)
+        determinize(ip, fp, sim_s, view, seat, rng, sim_h)
+        cur = 0
+        expanded = False
+        # selection and expansion: down the tree while every legal action has a child
+        while sim_s[OUTCOME] == PLAYING and not expanded:
+            n = legal(ip, fp, sim_s, sim_h, mask)
+            if n == 1:  # a forced move is no node of the tree
+                step(ip, fp, sim_s, sim_h, rng, first_legal(mask), ev0, evn0)
+                continue
+            here = sim_s[SEAT]
+            for k in range(n_mask):
+                tried[k] = 0
+            ch = node[cur * NODE_INTS + N_CHILD]
+            untried = n
+            while ch >= 0:
+                a = node[ch * NODE_INTS + N_ACTION]
+                if mask[a] and not tried[a]:
+                    tried[a] = 1
+                    untried -= 1
+                ch = node[ch * NODE_INTS + N_SIBLING]
+            if untried > 0 and n_nodes < iters + 2:
+                r = rng_int(rng, untried)
+                a = -1
+                for k in range(n_mask):
+                    if mask[k] and not tried[k]:
+                        if r == 0:
+                            a = k
+                            break
+                        r -= 1
+                _new_node(node, value, n_nodes, cur, a, here)
+                cur = n_nodes
+                n_nodes += 1
+                expanded = True
+            else:
+                parent_visits = node[cur * NODE_INTS + N_VISITS]
+                log_n = math.log(max(parent_visits, 1))
+                best = -1
+                best_u = -1e300
+                ch = node[cur * NODE_INTS + N_CHILD]
+                while ch >= 0:
+                    b = ch * NODE_INTS
+                    a = node[b + N_ACTION]
+                    if mask[a]:
+                        vis = node[b + N_VISITS]
+                        u = (value[ch] / vis + c_explore * math.sqrt(log_n / vis)
+                             if vis > 0 else 1e300)
+                        if u > best_u:
+                            best_u = u
+                            best = ch
+                    ch = node[b + N_SIBLING]
+                cur = best
+                a = node[cur * NODE_INTS + N_ACTION]
+            step(ip, fp, sim_s, sim_h, rng, a, ev0, evn0)
+        _rollout(g, ip, fp, sim_s, sim_h, sim_v, mask, policy, sp, rng, depth, out, ev0, evn0)
+        # back up each node's result for the seat that chose it
+        k = cur
+        while k > 0:
+            b = k * NODE_INTS
+            node[b + N_VISITS] += 1
+            value[k] += out[node[b + N_SEAT]]
+            k = node[b + N_PARENT]
+        node[N_VISITS] += 1
+    # the most visited legal root action
+    best = -1
+    best_visits = -1
+    ch = node[N_CHILD]
+    while ch >= 0:
+        b = ch * NODE_INTS
+        a = node[b + N_ACTION]
+        if mask0[a] and node[b + N_VISITS] > best_visits:
+            best_visits = node[b + N_VISITS]
+            best = a
+        ch = node[b + N_SIBLING]
+    show = np.int64(qp[Q_SHOW])
+    if ev.shape[0] > 0 and show > 0:
+        _log_root(node, value, show, iters, ev, evn)
+    return best if best >= 0 else first_legal(mask0)
+
+
+@njit(SEARCH_SIG, cache=True)
+def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
+    """Flat Monte Carlo: every legal action tried in turn by a playout from a fresh
+    determinization; the one with the best mean result for the deciding seat wins."""
+    step = g[2]
+    determinize = g[4]
+    node, value, sim_s, sim_h, sim_v, mask, tried, counts, out, sums = _carve(qp, wi, wf)
+    iters = np.int64(qp[Q_ITERATIONS])
+    depth = np.int64(qp[Q_DEPTH])
+    seat = s[SEAT]
+    ev0 = ev[:0]  # simulated steps log nothing
+    evn0 = np.zeros(1, dtype=np.int64)
+    n_mask = mask0.shape[0]
+    n_legal = 0
+    for k in range(n_mask):
+        counts[k] = 0
+        sums[k] = 0.0
+        if mask0[k]:
+            n_legal += 1
+    it = 0
+    while it < iters:
+        for a in range(n_mask):
+            if not mask0[a] or it >= iters:
+                continue
+            _copy(sim_s, s)
+            determinize(ip, fp, sim_s, view, seat, rng, sim_h)
+            step(ip, fp, sim_s, sim_h, rng, a, ev0, evn0)
+            _rollout(g, ip, fp, sim_s, sim_h, sim_v, mask, policy, sp, rng, depth, out, ev0,
+                     evn0)
+            counts[a] += 1
+            sums[a] += out[seat]
+            it += 1
+    best = -1
+    best_mean = -1.0
+    for a in range(n_mask):
+        if mask0[a] and counts[a] > 0 and sums[a] / counts[a] > best_mean:
+            best_mean = sums[a] / counts[a]
+            best = a
+    show = np.int64(qp[Q_SHOW])
+    if ev.shape[0] > 0 and show > 0:  # the best few, by mean
+        for rank in range(min(show, n_legal)):
+            top = -1
+            top_mean = -1.0
+            for a in range(n_mask):
+                if mask0[a] and counts[a] > 0 and sums[a] / counts[a] > top_mean:
+                    top_mean = sums[a] / counts[a]
+                    top = a
+            if top < 0:
+                break
+            log_event(ev, evn, EV_SEARCH, top, counts[top], np.int64(round(1e6 * top_mean)),
+                      rank, iters, 0, 0)
+            counts[top] = -counts[top]  # shown
+    return best if best >= 0 else first_legal(mask0)
+
+
+# ---- registration: `mcts` and `flat_mc` for every searchable game ---------------------------
+MAX_SEATS = 8
+DEFAULT_ITERATIONS = 1000
+
+
+def _params(rollouts: list[str], iterations: int) -> dict:
+    from strategies.registry import Param
+
+    default_rollout = "random" if "random" in rollouts else rollouts[0]
+    return {
+        "iterations": Param(float(iterations), 1.0, 1_000_000.0,
+                            "search iterations per decision (the budget: a number, not a time, "
+                            "so games stay reproducible)"),
+        "c": Param(0.7, 0.0, 10.0, "exploration constant of UCT (results are in [0, 1])"),
+        "depth": Param(10.0, 0.0, 100_000.0,
+                       "rollout decisions before the game's evaluation scores the position (0: "
+                       "play every rollout to the end)"),
+        "rollout": Param.choice(default_rollout, tuple(rollouts),
+                                "strategy that plays positions out, and plays the seats that do "
+                                "not search"),
+        "seats": Param.choice("all", ("all",) + tuple(str(k) for k in range(MAX_SEATS)),
+                              "which seat searches: all, or one seat's number"),
+        "show": Param(3.0, 0.0, 64.0, "root actions the trace shows for each search"),
+    }
+
+
+def setup(values: np.ndarray, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """The search parameter vector and workspace size for a configured game."""
+    from simcore import engine as E
+
+    names = ("iterations", "c", "depth", "rollout", "seats", "show")
+    v = dict(zip(names, values, strict=True))
+    seats = int(ip[E.P_SEATS])
+    which = int(v["seats"])  # 0 = "all", k + 1 = seat k
+    if which == 0:
+        mask = (1 << max(seats, 1)) - 1
+    else:
+        if which - 1 >= max(seats, 1):
+            from simcore.rules_data import RulesError
+
+            raise RulesError(f"override: key 'strategy.seats': seat {which - 1} does not play "
+                             f"(the game has {seats} seats); allowed: all, 0 to {seats - 1}")
+        mask = 1 << (which - 1)
+    qp = np.zeros(Q_SIZE, dtype=np.float64)
+    qp[Q_SEATS] = mask
+    qp[Q_ITERATIONS] = v["iterations"]
+    qp[Q_C] = v["c"]
+    qp[Q_DEPTH] = v["depth"]
+    qp[Q_SHOW] = v["show"]
+    qp[Q_STATE] = ip[E.P_STATE_SIZE]
+    qp[Q_HIDDEN] = ip[E.P_HIDDEN_SIZE]
+    qp[Q_VIEW] = ip[E.P_VIEW_SIZE]
+    qp[Q_MASK] = ip[E.P_MASK_SIZE]
+    qp[Q_N_SEATS] = max(seats, 1)
+    ints, floats = workspace_words(int(v["iterations"]), int(ip[E.P_STATE_SIZE]),
+                                   int(ip[E.P_HIDDEN_SIZE]), int(ip[E.P_VIEW_SIZE]),
+                                   int(ip[E.P_MASK_SIZE]), max(seats, 1))
+    return qp, ints, floats
+
+
+def register_for(game: str, rollouts: list[str]) -> None:
+    """Register ``mcts`` and ``flat_mc`` for ``game``, rolling out with any of ``rollouts``."""
+    from strategies.registry import register_search
+
+    if not rollouts:
+        return
+    register_search(game, "mcts", mcts, setup, _params(rollouts, DEFAULT_ITERATIONS),
+                    description=(
+                        "Monte Carlo tree search (UCT) over the game's own step function: each "
+                        "iteration deals what the deciding seat cannot see afresh (never the "
+                        "true hidden cards or future dice), plays on with the rollout strategy "
+                        "and scores the result (or the game's estimate after `depth` "
+                        "decisions). Seats that do not search play the rollout strategy."))
+    register_search(game, "flat_mc", flat_mc, setup, _params(rollouts, DEFAULT_ITERATIONS),
+                    description=(
+                        "Flat Monte Carlo: each legal action scored by the mean result of "
+                        "rollouts from it (the budget shared evenly), the simple baseline for "
+                        "tree search."))
