@@ -15,7 +15,10 @@ pytestmark = pytest.mark.usefixtures("restore_threads")  # a test may change num
 def test_games_lists_sticky_with_settings_and_strategies():
     r = invoke("games")
     assert r.exit_code == 0, r.output
-    assert "sticky: Sticky Cthulhu (competitive)" in r.stdout
+    assert ("sticky: Sticky Cthulhu (competitive, hidden information, not searchable, "
+            "no rules checker, callback style)") in r.stdout  # its GameKind, in words
+    assert "tec: Tiny Epic Cthulhu (cooperative, " in r.stdout
+    assert "shortcuts: --players N (= --set players=...)" in r.stdout
     assert "players = 4 [public] an int, between 2 and 6" in r.stdout
     assert "curses = false [rulebook] a bool" in r.stdout  # in --set syntax
     assert "honest (default)" in r.stdout and "cheater" in r.stdout
@@ -31,7 +34,11 @@ def test_games_sticky_lists_every_key():
     assert "rules.toml" in r.stdout
     r = invoke("games", "sticky", "--json")
     info = json.loads(r.stdout)["sticky"]
-    assert info["kind"] == "competitive" and info["default_strategy"] == "honest"
+    assert info["kind"] == {"cooperative": False, "perfect_information": False,
+                            "searchable": False, "has_checker": False, "style": "callback"}
+    assert info["default_strategy"] == "honest"
+    assert info["shortcuts"] == {"players": {"key": "players", "metavar": "N",
+                                             "help": "Players (2-6)."}}
     assert info["settings"]["players"]["default"] == 4
     assert info["settings"]["players"]["allowed"] == "an int, between 2 and 6"
     assert sum(info["sources"].values()) == len(info["settings"])
