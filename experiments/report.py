@@ -421,7 +421,7 @@ def findings(result, comps: list[dict[str, Any]]) -> list[str]:
             out.append(f"Averaged over the other settings, the {name} ranges "
                        + "; ".join(text for _, text in spans) + " (largest range first).")
     if comps:
-        base = ", ".join(f"{setting_name(words, k)} {value_label(words, k, v)}"
+        base = ", ".join(setting_text(words, k, v)
                          for k, v in m["report"]["baseline"].items())
         top = sorted(comps, key=lambda c: -abs(c["diff"]))[:3]
         parts = [f"{cell_text(words, _cell_values(m, int(c['cell'])))}: "
@@ -533,7 +533,7 @@ def build_report(result) -> list[Path]:
             doc.img(c.file, c.title, c.caption, c.alt)
 
     if comps:
-        base = ", ".join(f"{setting_name(words, k)} {value_label(words, k, v)}"
+        base = ", ".join(setting_text(words, k, v)
                          for k, v in m["report"]["baseline"].items())
         doc.h(2, f"Differences from the baseline ({base})")
         doc.p(f"Paired over the same playouts: each cell against the cell with {base} and "

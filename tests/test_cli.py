@@ -480,3 +480,23 @@ def test_available_memory_takes_a_lower_container_limit(monkeypatch):
     assert runner.available_memory() == 20_000_000_000
     monkeypatch.setattr(runner, "_meminfo_available", lambda: None)
     assert runner.available_memory() is None
+
+
+def test_games_game_prints_what_each_setting_means():
+    """Each key comes with its note from the rules data (what it means and where it comes
+    from), wrapped under it; the short listing without a game keeps to one line a key."""
+    from simcore.registry import get_game
+
+    rules = get_game("sticky").default_rules()
+    r = invoke("games", "sticky")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    players = 4 "))
+    note = []
+    for line in lines[start + 1:]:
+        if not line.startswith("        "):
+            break
+        note.append(line.strip())
+    assert " ".join(note) == " ".join(rules.entries["players"].note.split())
+    short = invoke("games").stdout
+    assert rules.entries["players"].note.split()[0] not in short.split("players = 4")[1][:80]

@@ -56,7 +56,7 @@ def test_findings_name_the_hardest_and_easiest_cells_and_the_largest_differences
     df = tec_sweep.results
     worst = df.loc[df["win_rate"].idxmin()]
     assert f"{100 * worst['win_rate']:.1f}%" in found.split("easiest")[0]
-    assert "Largest paired differences from the baseline (difficulty Normal Mode)" in found
+    assert "Largest paired differences from the baseline (Normal Mode)" in found
     # one player plays the same games as two (one person, two characters, one plan)
     assert "players 1 and 2 give identical results in all 4 cell pairs" in found
     assert md.index("## Findings") < md.index("## Overview")

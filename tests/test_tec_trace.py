@@ -2,6 +2,7 @@
 so and how many, and every turn ends with one status line (Strength, Pages, portals, and
 each character's tentacles and Delirium) that agrees with the game's record."""
 
+# ruff: noqa: N802  (test names carry the clause IDs, e.g. test_TEC_A_1_...)
 import re
 
 import pytest
