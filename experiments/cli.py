@@ -625,14 +625,14 @@ def bench(
     from experiments.strategy_cost import split_line, strategy_cost
     from strategies import registry
 
+    set_threads(threads, say=True)
+    results: dict[str, dict] = {}
     chosen = game or game_names()
     for name in chosen:
         try:
             get_game(name)
         except KeyError as exc:
-            fail(message(exc))
-    set_threads(threads, say=True)
-    results: dict[str, dict] = {}
+            fail(str(exc.args[0]))
     for name in chosen:
         g = get_game(name)
         per_strategy = {}
