@@ -21,6 +21,10 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+# the experiments layer composes games and strategies: loading the strategy registry (cheap:
+# each game's strategies load when first asked for) lets Game.configure find them by name
+import strategies  # noqa: F401
+
 _EXPORTS = {
     "run": "experiments.runner",
     "run_config": "experiments.runner",

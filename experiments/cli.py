@@ -588,7 +588,7 @@ def check(
         if bar is not None:
             bar.close()
     result = dict(result)
-    bad = int(result.get("violations", 0) or 0) + int(result.get("stuck", 0) or 0)
+    bad = sum(int(result.get(k, 0) or 0) for k in ("violations", "stuck", "illegal_answers"))
     if json_out:
         typer.echo(json_text(result))
     else:

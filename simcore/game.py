@@ -104,6 +104,17 @@ class Config:
         return self.game.seats(self.rules)
 
 
+# How a strategy name becomes a strategy: set by the strategies package when it is imported
+# (strategies depend on the games, never the other way round).
+_strategy_lookup: Callable[[str, str, Mapping[str, Any]], Any] | None = None
+
+
+def use_strategies(lookup: Callable[[str, str, Mapping[str, Any]], Any]) -> None:
+    """Register how ``Game.configure`` finds a game's strategy by name (``strategies``)."""
+    global _strategy_lookup
+    _strategy_lookup = lookup
+
+
 class Game(ABC):
     """One simulated game. Subclasses fill in the class attributes and the abstract methods."""
 
@@ -146,8 +157,10 @@ class Game(ABC):
     ) -> Config:
         """Resolve rules data, overrides (``strategy.X`` keys go to the strategy) and strategy."""
         from simcore.rules_data import parse_overrides
-        from strategies import registry
 
+        if _strategy_lookup is None:
+            raise RuntimeError("no strategies are loaded: import strategies first (the CLI and "
+                               "the experiments layer do)")
         rules = self.load_rules(rules_path) if rules_path else self.default_rules()
         if rules.game != self.name:
             raise RulesError(f"{rules.path}: key 'meta.game': {rules.game!r} is not {self.name!r}")
@@ -155,7 +168,7 @@ class Game(ABC):
         strat_over = {k[9:]: v for k, v in flat.items() if k.startswith("strategy.")}
         rule_over = {k: v for k, v in flat.items() if not k.startswith("strategy.")}
         rules = rules.with_overrides(rule_over)
-        strat = registry.get(self.name, strategy or self.default_strategy, strat_over)
+        strat = _strategy_lookup(self.name, strategy or self.default_strategy, strat_over)
         try:
             params = self.compile_params(rules)
         except RulesError:
@@ -242,6 +255,11 @@ class Game(ABC):
         a value and a 95% interval by the experiments layer), a plain number, or a dict of
         these."""
         return {}
+
+    @abstractmethod
+    def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:
+        """The record of playout ``index`` of run ``seed`` as the trace run plays it (with
+        every event logged): the same as row ``index`` of a batch, which the tests check."""
 
     @abstractmethod
     def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:

@@ -13,6 +13,7 @@ import math
 import numpy as np
 from llvmlite import ir
 from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from simcore import log_data
@@ -448,3 +449,18 @@ def rng_exponential_v(st, mean):
     """``rng_exponential`` on a state value: (x, new state); the same numbers."""
     u, st = rng_uniform_v(st)
     return -mean * log_libm(1.0 - u), st
+
+
+# ---- bit sets in 64-bit words ---------------------------------------------------------------
+@intrinsic
+def popcount(typingctx, x):
+    """Set bits of an unsigned integer (LLVM's ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def lowest_bit(x):
+    """Index of the lowest set bit of a non-zero uint64."""
+    return np.int64(trailing_zeros(x))

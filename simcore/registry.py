@@ -10,6 +10,7 @@ from simcore.game import Game
 GAME_MODULES = {
     "sticky": "simcore.sticky.game",
     "tec": "simcore.tec.game",
+    "hex": "simcore.hex.game",
 }
 
 _cache: dict[str, Game] = {}

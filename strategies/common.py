@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.core.extending import intrinsic
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from simcore.kernels import first_legal, rng_int
+from simcore.kernels import popcount as _popcount
 
 __all__ = ["count_legal", "first_legal", "uniform_legal"]
 
@@ -19,14 +19,6 @@ def count_legal(legal):
         if legal[k]:
             n += 1
     return n
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Set bits of an unsigned integer (LLVM's ctpop: one instruction)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return x(x), codegen
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from simcore.game import use_strategies
 from simcore.rules_data import RulesError, from_text
 
 
@@ -149,3 +150,12 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
     if values.size == 0:
         values = np.zeros(1, dtype=np.float64)  # jitted signatures want a non-empty vector
     return Strategy(spec, values)
+
+
+def param_offsets(params: Mapping[str, Param], start: int = 0) -> dict[str, int]:
+    """Each parameter's place in the strategy's vector, so jitted code reads them by name
+    (module constants such as ``AGGRESSION = OFF["aggression"]``), not by bare index."""
+    return {name: start + k for k, name in enumerate(params)}
+
+
+use_strategies(get)  # Game.configure finds strategies by name through this registry

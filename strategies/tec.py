@@ -93,7 +93,24 @@ from simcore.tec.state import (
     town as tw,
 )
 from strategies.common import first_legal, uniform_legal
-from strategies.registry import Param, register
+from strategies.registry import Param, param_offsets, register
+
+HEURISTIC_PARAMS = {
+    "translate_here": Param(60.0, 0.0, 1000.0, "value of standing where a page can be paid"),
+    "seal_here": Param(120.0, 0.0, 1000.0, "value of standing where a portal can be tried"),
+    "shambler_penalty": Param(6.0, 0.0, 100.0, "cost per Shambler at a destination"),
+    "banish_weight": Param(1.0, 0.0, 10.0, "multiplier on the value of banishing"),
+    "chaos_threshold": Param(100.0, 0.0, 1000.0,
+                             "an extra action bought with Chaos must be worth this much"),
+    "flip_value": Param(15.0, 0.0, 1000.0, "value of revealing a face-down Page card"),
+}
+_P = param_offsets(HEURISTIC_PARAMS)
+TRANSLATE_HERE = _P["translate_here"]
+SEAL_HERE = _P["seal_here"]
+SHAMBLER_PENALTY = _P["shambler_penalty"]
+BANISH_WEIGHT = _P["banish_weight"]
+CHAOS_THRESHOLD = _P["chaos_threshold"]
+FLIP_VALUE = _P["flip_value"]
 
 STOP = 3
 
@@ -239,20 +256,20 @@ def town_value(st, c, t, params, need, arriving):
                     if short > 0:
                         supply += min(short, st[tw(t) + T_MAD + k])
                 if d <= st[o + P_CHAOS]:
-                    v += params[0] + 10.0 * n
+                    v += params[TRANSLATE_HERE] + 10.0 * n
                 elif d - supply <= st[o + P_CHAOS]:
-                    v += 0.6 * params[0] + 8.0 * n
+                    v += 0.6 * params[TRANSLATE_HERE] + 8.0 * n
                 else:
                     v += 4.0 * n - 3.0 * (d - supply)
         elif state == 0 and arriving:
-            v += params[5]
+            v += params[FLIP_VALUE]
     elif t == st[S_GOO_TOWN]:
         m = best_seal_margin(st, c)
         if m > -99:
-            v += params[1] + 25.0 * m
+            v += params[SEAL_HERE] + 25.0 * m
     v += 0.5 * collect_gain(st, c, t, 3, need)
     n_sh = shamblers_at(st, t)
-    v -= n_sh * (params[2] * (2.0 if at_risk(st, c) else 1.0))
+    v -= n_sh * (params[SHAMBLER_PENALTY] * (2.0 if at_risk(st, c) else 1.0))
     return v
 
 
@@ -267,7 +284,7 @@ def move_value(st, c, here, dest, params, need):
         k = (here + step) % N_TOWNS
         while k != dest:
             if st[tw(k) + T_PAGE_STATE] == 0:
-                v += 0.5 * params[5]
+                v += 0.5 * params[FLIP_VALUE]
                 break
             k = (k + step) % N_TOWNS
     return v
@@ -341,7 +358,7 @@ def action_value(st, a, c, params, need):
             if st[tw(t) + T_SH + k] > 0:
                 pay += max(st[o + P_TEMP + k] - need[k], 0)
         v = 8.0 * n + (20.0 if n >= st[tw(t) + T_SH_LEN] else 0.0)
-        return v * params[3] if pay > 0 else 3.0
+        return v * params[BANISH_WEIGHT] if pay > 0 else 3.0
     if a == A_TOWN:
         return town_action_value(st, c, params, need)
     if a == A_ABILITY:
@@ -376,7 +393,7 @@ def heuristic(st, legal, params, rng):
     if kind == D_ACTION:
         spending_chaos = st[S_ACTIONS_LEFT] <= 0
         best = A_END
-        best_v = params[4] if spending_chaos else 0.5
+        best_v = params[CHAOS_THRESHOLD] if spending_chaos else 0.5
         must = st[S_MUST_MOVE] == 1
         if must:
             best_v = -1e9
@@ -531,7 +548,7 @@ def heuristic(st, legal, params, rng):
         # destination's own card is not one; otherwise the shorter way
         dest = st[S_CTX]
         cw = (dest - here) % N_TOWNS
-        if st[S_PHASE] == 1 and st[tw(dest) + T_PAGE_STATE] != 0 and params[5] > 0:
+        if st[S_PHASE] == 1 and st[tw(dest) + T_PAGE_STATE] != 0 and params[FLIP_VALUE] > 0:
             for way in range(2):
                 step = 1 if way == 0 else -1
                 k = (here + step) % N_TOWNS
@@ -563,19 +580,4 @@ def heuristic(st, legal, params, rng):
 
 
 register("tec", "random", random_choice, description=random_choice.__doc__)
-register(
-    "tec",
-    "heuristic",
-    heuristic,
-    {
-        "translate_here": Param(60.0, 0.0, 1000.0, "value of standing where a page can be paid"),
-        "seal_here": Param(120.0, 0.0, 1000.0, "value of standing where a portal can be tried"),
-        "shambler_penalty": Param(6.0, 0.0, 100.0, "cost per Shambler at a destination"),
-        "banish_weight": Param(1.0, 0.0, 10.0, "multiplier on the value of banishing"),
-        "chaos_threshold": Param(100.0, 0.0, 1000.0,
-                                 "an extra action bought with Chaos must be worth this much"),
-        "flip_value": Param(15.0, 0.0, 1000.0, "value of revealing a face-down Page card"),
-    },
-    description=heuristic.__doc__,
-)
-
+register("tec", "heuristic", heuristic, HEURISTIC_PARAMS, description=heuristic.__doc__)

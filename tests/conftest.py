@@ -3,6 +3,7 @@
 import numba
 import pytest
 
+import strategies  # noqa: F401  (registers the strategies Game.configure looks up)
 from simcore.registry import get_game
 
 

@@ -21,10 +21,10 @@ CLAUSES = TESTS / "clauses"
 CLAUSE_FILES = {
     "STK": "sticky.md",
     "TEC": "tec.md",
+    "HEX": "hexgame.md",
 }
 NOT_YET = {
     "WUC": "wakeup.md",
-    "HEX": "hexgame.md",
 }
 
 _DEFINITION = re.compile(r"^- ([A-Z]+(?:-[A-Z]+)+)-(\d+)(?:\.\.(\d+))?:\s+\S", re.M)
@@ -89,6 +89,13 @@ def test_tec_clause_file_parses_completely():
     assert len(ids) == len(set(ids)) == 72
     assert ids[:2] == ["TEC-S-1", "TEC-S-2"] and ids[-1] == "TEC-DI-1"
     assert "TEC-ACC-6" in ids and "TEC-SE-5" in ids
+
+
+def test_hex_clause_file_parses_completely():
+    ids = [c for f, c in CLAUSE_LIST if f == "hexgame.md"]
+    assert len(ids) == len(set(ids)) == 27
+    assert ids[0] == "HEX-S-1" and ids[-1] == "HEX-B-1"
+    assert [c for c in ids if c.startswith("HEX-MV-")] == [f"HEX-MV-{n}" for n in range(1, 10)]
 
 
 def test_every_clause_file_is_known():

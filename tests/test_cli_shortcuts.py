@@ -89,6 +89,9 @@ class Dice(Game):
         out[:, 2] = 1
         return out
 
+    def trace_record(self, config, seed, index=0):
+        return self._kernel(config, seed, index, 1)[0]
+
     def trace(self, config, seed, index=0, check=False):
         return f"a {config.params}-sided die, playout {index}"
 

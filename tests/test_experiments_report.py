@@ -99,6 +99,9 @@ class FakeTec(Game):
     def trace(self, config, seed, index=0):
         return f"stand-in game {seed}/{index}"
 
+    def trace_record(self, config, seed, index=0):
+        return self._kernel(config, seed, index, 1)[0]
+
     def check(self, config, games, seed, progress=None):
         done = 0
         while done < games:

@@ -62,16 +62,24 @@ class Sticky(Game):
                                                 df["turns"].to_numpy()),
         }
 
-    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
+    def _trace_run(self, config: Config, seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
         from simcore.sticky.playout import trace_game
-        from simcore.sticky.trace import format_events
 
         p = config.params
         rec = np.zeros(S.R_SIZE, dtype=np.int64)
         ev = np.zeros((TRACE_ROWS, S.EV_WIDTH), dtype=np.int64)
         n = trace_game(p.fp, p.ip, p.skill, p.curse, p.phit, config.strategy.fn,
                        config.strategy.values, int(seed), int(index), rec, ev)
-        return format_events(ev[:n], rec, p, seed, index, config.strategy.name)
+        return ev[:n], rec
+
+    def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:
+        return self._trace_run(config, seed, index)[1]
+
+    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
+        from simcore.sticky.trace import format_events
+
+        ev, rec = self._trace_run(config, seed, index)
+        return format_events(ev, rec, config.params, seed, index, config.strategy.name)
 
 
 GAME = Sticky()

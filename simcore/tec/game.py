@@ -6,7 +6,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -18,6 +17,7 @@ from simcore.tec.loader import TecParams, compile_params
 
 TRACE_ROWS = 500_000
 PARALLEL_CHUNKS = 4  # prange iterations (of playout.CHUNK playouts) a thread takes at a time
+NO_FLOATS = np.zeros(1, dtype=np.float64)  # the game has no float parameters
 
 
 class TinyEpicCthulhu(Game):
@@ -68,13 +68,15 @@ class TinyEpicCthulhu(Game):
 
     def _run(self, ip: np.ndarray, config: Config, seed: int, start: int,
              count: int) -> np.ndarray:
-        from simcore.tec.playout import run_batch
+        from simcore.engine import run_callback_batch, with_threads_chunked
+        from simcore.tec.playout import CHUNK, play_block
 
         out = np.zeros((count, S.R_SIZE), dtype=np.int64)
         # threads take blocks of playouts as they free up (games differ in length), so one
         # thread with long games or a busy core does not hold up the batch
-        with numba.parallel_chunksize(PARALLEL_CHUNKS):
-            run_batch(ip, config.strategy.fn, config.strategy.values, int(seed), int(start), out)
+        with_threads_chunked(run_callback_batch, play_block, ip, NO_FLOATS, config.strategy.fn,
+                             config.strategy.values, int(seed), int(start), out, CHUNK,
+                             chunks=PARALLEL_CHUNKS)
         return out
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
@@ -97,9 +99,9 @@ class TinyEpicCthulhu(Game):
             "games_counted": int(max(len(df), 1)),
         }
 
-    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
+    def _trace_run(self, config: Config, seed: int, index: int,
+                   check: bool) -> tuple[np.ndarray, np.ndarray]:
         from simcore.tec.playout import trace_game
-        from simcore.tec.trace import format_events
 
         rec = np.zeros(S.R_SIZE, dtype=np.int64)
         ev = np.zeros((TRACE_ROWS, S.EV_WIDTH), dtype=np.int64)
@@ -109,7 +111,16 @@ class TinyEpicCthulhu(Game):
             ip[S.I_CHECK] = 1
         n = trace_game(ip, config.strategy.fn, config.strategy.values, int(seed),
                        int(index), rec, ev)
-        return format_events(ev[:n], rec, config, seed, index)
+        return ev[:n], rec
+
+    def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:
+        return self._trace_run(config, seed, index, False)[1]
+
+    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
+        from simcore.tec.trace import format_events
+
+        ev, rec = self._trace_run(config, seed, index, check)
+        return format_events(ev, rec, config, seed, index)
 
     def check(self, config: Config, games: int, seed: int,
               progress: Callable[[int], None] | None = None,

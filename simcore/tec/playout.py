@@ -7,8 +7,9 @@ Playout ``i`` of run ``seed`` draws only from the stream seeded by (seed, i) and
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
+from simcore.engine import DECIDE_STATE, play_block_sig
 from simcore.kernels import RNG_WORDS, first_legal, log_event, rng_seed
 from simcore.tec.rules import (
     apply_action,
@@ -102,9 +103,7 @@ log = log_event
 
 # The strategy's type: decide(state, legal, params, rng) -> choice.  A first-class function
 # type keeps the batch runner compiled (and cached) once for every strategy.
-DECIDE_TYPE = types.FunctionType(
-    types.int64(types.int64[::1], types.uint8[::1], types.float64[::1], types.uint64[::1])
-)
+DECIDE_TYPE = DECIDE_STATE
 CHUNK = 16
 
 
@@ -246,24 +245,21 @@ _I2 = types.int64[:, ::1]
 _F1 = types.float64[::1]
 
 
-@njit(types.void(_I1, DECIDE_TYPE, _F1, types.int64, types.int64, _I2), cache=True,
-      parallel=True)
-def run_batch(ip, decide, sp, seed, start, out):
-    """Play playouts start .. start + len(out) - 1 in parallel, one record row each."""
-    n = out.shape[0]
-    n_chunks = (n + CHUNK - 1) // CHUNK
-    for c in prange(n_chunks):
-        rng = np.empty(RNG_WORDS, dtype=np.uint64)
-        ws = new_workspace()
-        evn = np.zeros(1, dtype=np.int64)
-        # a thread-local record, copied out: a view out[i] would share (and atomically
-        # reference-count) the output array's header across threads
-        rec = np.zeros(R_SIZE, dtype=np.int64)
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            rng_seed(rng, seed, start + i)
-            play_one(ip, decide, sp, rng, ws, rec, None, evn)
-            for k in range(R_SIZE):
-                out[i, k] = rec[k]
+@njit(play_block_sig(DECIDE_TYPE), cache=True)
+def play_block(ip, fp, decide, sp, seed, first, out, row, rows):
+    """Playouts ``first .. first + rows - 1`` into ``out[row ..]`` (the shared runner,
+    ``simcore.engine.run_callback_batch``, spreads the blocks over the threads)."""
+    rng = np.empty(RNG_WORDS, dtype=np.uint64)
+    ws = new_workspace()
+    evn = np.zeros(1, dtype=np.int64)
+    # a thread-local record, copied out: a view out[i] would share (and atomically
+    # reference-count) the output array's header across threads
+    rec = np.zeros(R_SIZE, dtype=np.int64)
+    for k in range(rows):
+        rng_seed(rng, seed, first + k)
+        play_one(ip, decide, sp, rng, ws, rec, None, evn)
+        for j in range(R_SIZE):
+            out[row + k, j] = rec[j]
 
 
 @njit(types.int64(_I1, DECIDE_TYPE, _F1, types.int64, types.int64, _I1, _I2), cache=True)

@@ -1,0 +1,755 @@
+"""The step engine: the contract every step-style game keeps, its one driver and batch runner.
+
+Why
+---
+A callback-style game (Tiny Epic Cthulhu today, Sticky Cthulhu for good) calls the strategy in
+the middle of a rule and keeps the rest of the rule on the call stack, so a game cannot be
+copied at a decision and resumed.  A step-style game keeps *everything* in arrays: copying a
+game is copying two arrays, and search, replays, rule tests and generic checks need nothing
+else.  (Pgx writes games this way; OpenSpiel's ``State`` and TAG's ``AbstractGameState`` are
+the same contract in C++ and Java.)
+
+The arrays
+----------
+- ``ip`` (int64) and ``fp`` (float64): the game's parameters, built by its loader from the
+  rules data.  The first ``PARAM_HEADER`` words of ``ip`` are the engine's (``P_*`` below):
+  array sizes, the number of seats, a decision cap and the checking flag.
+- ``s`` (int64): the public state, everything every seat may see.  Its first ``HEADER`` words
+  are the engine's fixed fields (below); the game lays out the rest with :class:`Layout`.
+- ``h`` (int64): the hidden state (hands, pile order, face-down bids); games of perfect
+  information keep it at one unused word.
+- ``view`` (int64): what ``observe`` gives one seat beyond ``s`` (its own hand, ...).
+- ``mask`` (uint8): the legal choices of the decision asked, ``mask[a] == 1``.
+
+Fixed fields of every state (``s[OUTCOME]`` ...)
+-----------------------------------------------
+``OUTCOME`` (``PLAYING`` = -1 while the game runs, else an index into ``Game.outcomes``),
+``WINNER`` (seat or -1), ``SEAT`` (whose decision it is), ``DECISION`` (which kind of decision:
+the game's ``D_*`` code), ``TURN`` (the game's turn counter), ``DECISIONS`` (decisions taken so
+far: the driver counts them), and the frame stack (``DEPTH``, ``FRAMES``).
+
+The frame stack
+---------------
+A procedure that asks several questions in a row (move a counter: which one, then where; an
+auction: every bid, round after round; an Object played in another player's turn) keeps its
+place in a small stack inside ``s``: each frame is a procedure id and ``FRAME_WIDTH - 1``
+locals (``frame_push``, ``frame_top``, ``frame_pop``, ``frame_get``, ``frame_set``).  ``step``
+looks at the top frame to know what the answer it is given is about, and pushes or pops as the
+procedure goes on.  This is TAG's ``IExtendedSequence`` on ``actionsInProgress``, in arrays.
+
+The functions a step game provides (numba, with the exact signatures ``*_SIG`` below)
+-------------------------------------------------------------------------------------
+- ``init(ip, fp, s, h, rng)``: set up, resolve chance, stop at the first decision.
+- ``legal(ip, fp, s, h, mask) -> n``: fill ``mask`` with the choices open to ``s[SEAT]`` for
+  ``s[DECISION]``; ``n`` how many.  While the game runs, ``n >= 1``.
+- ``step(ip, fp, s, h, rng, action, ev, evn)``: apply the answer, then run every forced and
+  chance step up to the next decision or the end.  Chance draws only from ``rng`` (the game's
+  stream).  Events for the trace go to ``ev``/``evn`` (``kernels.log_event``); batch runs pass
+  an array of no rows, so logging costs a test.
+- ``observe(ip, fp, s, h, seat, view)``: what ``seat`` may see beyond ``s``.
+- ``determinize(ip, fp, s, view, seat, rng, h)``: write into ``h`` a hidden state consistent
+  with everything ``seat`` has seen (``s`` and its ``view``): unseen cards resampled.  Search
+  builds its states this way, so it never reads the true hidden state.
+- ``returns(ip, fp, s, out)``: each seat's result of a finished game in [0, 1] (1 a win).
+- ``evaluate(ip, fp, s, out)``: an estimate of ``returns`` for an unfinished game (what a
+  search cut off early uses); a game without one writes an even share.
+- ``record(ip, fp, s, h, rec)``: the playout record; its first fields are ``outcome, winner,
+  turns`` (the experiments layer relies on them).  The driver appends ``decisions``,
+  ``illegal_answers`` and ``violations`` after the game's own fields.
+- ``check(ip, fp, s, h) -> errors``: the rules checker (conservation, legality of the
+  position), run after every step when ``ip[P_CHECK]`` is 1; 0 in a game without one.
+
+They travel together as one tuple of first-class function values (``GAME``), built in Python
+by :meth:`StepGame.functions`.  First-class function values keep numba's on-disk cache working
+(a jitted driver that takes dispatchers, or is made by a closure factory, recompiles in every
+process), and the calls through them cost a few nanoseconds each.
+
+Strategies
+----------
+A step game's strategy is a ``policy(ip, fp, s, view, mask, sp, rng) -> action`` (``POLICY``):
+it sees the rules (the parameters are public knowledge), the public state, its seat's
+``view``, the legal mask, its parameters and *its own* random stream, derived from (seed,
+playout index) and never the game's: a strategy that draws random numbers does not change
+the dice.  It is called from one place only, the driver below, never
+from inside a rule.  A decision with one legal choice is not asked.  An illegal answer (outside
+the mask) is replaced by the first legal choice and counted in the record's
+``illegal_answers``; tests require it to stay 0.
+
+Search (``strategies/search.py``) is called from the same place, for the seats named by the
+bitmask ``qp[Q_SEATS]`` of its parameter vector ``qp``: ``search(g, ip, fp, s, view, mask,
+policy, sp, qp, rng, wi, wf, ev, evn) -> action``, with the game's functions ``g`` to
+simulate, the policy as its rollout player, a stream derived from (seed, playout, decision),
+and workspaces ``wi``/``wf`` the runner allocates once per thread.  The engine knows only its
+type; ``no_search`` stands in when no seat searches.
+
+Seeding
+-------
+Playout ``i`` of run ``seed``: the game's stream is ``kernels.rng_seed(seed, i)`` (as for the
+callback games); the strategy's is ``rng_seed_stream(seed, i, STREAM_STRATEGY, 0)``; search at
+decision ``d`` uses ``rng_seed_stream(seed, i, STREAM_SEARCH, d)``.  Results do not depend on
+threads, batch sizes or start offsets.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any
+
+import numba
+import numpy as np
+from numba import njit, prange, types
+
+from simcore.game import DEFAULT_BATCH, Config, Game, GameKind
+from simcore.kernels import RNG_WORDS, first_legal, log_event, new_rng, rng_seed, splitmix64
+
+# first-class function values are what keep the shared runner cached once for every game
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+
+# ---- the fixed fields of every step game's public state ------------------------------------
+OUTCOME = 0  # PLAYING while the game runs, else an index into Game.outcomes
+WINNER = 1  # the winning seat, -1 for none (a cooperative loss, a draw, a stalemate)
+SEAT = 2  # whose decision it is
+DECISION = 3  # which kind of decision (the game's D_* code)
+TURN = 4  # the game's own turn counter
+DECISIONS = 5  # decisions taken so far (counted by the driver)
+DEPTH = 6  # frames on the stack
+FRAMES = 7  # MAX_FRAMES frames of FRAME_WIDTH words: [procedure, local 0 .. local 4]
+FRAME_WIDTH = 6
+MAX_FRAMES = 8
+HEADER = FRAMES + MAX_FRAMES * FRAME_WIDTH
+HEADER_FIELDS = ("outcome", "winner", "seat", "decision", "turn", "decisions", "depth")
+PLAYING = -1
+NO_SEAT = -1
+
+# ---- the engine's words at the head of every step game's ip --------------------------------
+P_STATE_SIZE = 0  # words of s
+P_HIDDEN_SIZE = 1  # words of h (at least 1)
+P_VIEW_SIZE = 2  # words of view (at least 1)
+P_MASK_SIZE = 3  # entries of the legal mask (every action code is below it)
+P_RECORD_SIZE = 4  # words of the game's own record (before the engine's fields)
+P_SEATS = 5  # seats deciding (for a cooperative game: the characters)
+P_MAX_DECISIONS = 6  # a guard: a playout taking more decisions is cut off as a fault
+P_CHECK = 7  # 1: run the rules checker after every step
+PARAM_HEADER = 8
+
+# the engine's fields after the game's own record fields
+ENGINE_RECORD_FIELDS = ("decisions", "illegal_answers", "violations")
+N_ENGINE_RECORD = len(ENGINE_RECORD_FIELDS)
+
+# ---- search parameters: the only word of qp the engine reads --------------------------------
+Q_SEATS = 0  # bitmask of the seats that search (0: none)
+
+# ---- random streams beside the game's own ---------------------------------------------------
+STREAM_STRATEGY = 1
+STREAM_SEARCH = 2
+
+# ---- trace events the driver writes (games use codes below ENGINE_EVENTS) -------------------
+ENGINE_EVENTS = 9000
+EV_DECIDE = 9000  # seat, decision kind, action, legal choices, turn, searched, replaced
+EV_SEARCH = 9001  # action, visits, value (millionths), rank, iterations (search's own rows)
+EV_FAULT = 9002  # decisions taken (the decision guard cut the playout off)
+EV_WIDTH = 8
+
+_I1 = types.int64[::1]
+_I2 = types.int64[:, ::1]
+_F1 = types.float64[::1]
+_U1 = types.uint64[::1]
+_B1 = types.uint8[::1]
+_INT = types.int64
+
+INIT_SIG = types.void(_I1, _F1, _I1, _I1, _U1)
+LEGAL_SIG = types.int64(_I1, _F1, _I1, _I1, _B1)
+STEP_SIG = types.void(_I1, _F1, _I1, _I1, _U1, _INT, _I2, _I1)
+OBSERVE_SIG = types.void(_I1, _F1, _I1, _I1, _INT, _I1)
+DETERMINIZE_SIG = types.void(_I1, _F1, _I1, _I1, _INT, _U1, _I1)
+RETURNS_SIG = types.void(_I1, _F1, _I1, _F1)
+EVALUATE_SIG = RETURNS_SIG
+RECORD_SIG = types.void(_I1, _F1, _I1, _I1, _I1)
+CHECK_SIG = types.int64(_I1, _F1, _I1, _I1)
+POLICY_SIG = types.int64(_I1, _F1, _I1, _I1, _B1, _F1, _U1)
+
+INIT = types.FunctionType(INIT_SIG)
+LEGAL = types.FunctionType(LEGAL_SIG)
+STEP = types.FunctionType(STEP_SIG)
+OBSERVE = types.FunctionType(OBSERVE_SIG)
+DETERMINIZE = types.FunctionType(DETERMINIZE_SIG)
+RETURNS = types.FunctionType(RETURNS_SIG)
+EVALUATE = types.FunctionType(EVALUATE_SIG)
+RECORD = types.FunctionType(RECORD_SIG)
+CHECK = types.FunctionType(CHECK_SIG)
+POLICY = types.FunctionType(POLICY_SIG)
+# the game's functions, in this order (StepGame.functions builds it)
+GAME = types.Tuple((INIT, LEGAL, STEP, OBSERVE, DETERMINIZE, RETURNS, EVALUATE, RECORD, CHECK))
+GAME_FUNCTION_NAMES = ("init", "legal", "step", "observe", "determinize", "returns",
+                       "evaluate", "record", "check")
+SEARCH_SIG = types.int64(GAME, _I1, _F1, _I1, _I1, _B1, POLICY, _F1, _F1, _U1, _I1, _F1,
+                         _I2, _I1)
+SEARCH = types.FunctionType(SEARCH_SIG)
+
+CHUNK = 8  # playouts a prange iteration plays (each thread reuses its arrays across them)
+
+
+# ---- frames ---------------------------------------------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def frame_push(s, proc):
+    """Push a frame for procedure ``proc`` with its locals zeroed; returns its offset."""
+    d = s[DEPTH]
+    base = FRAMES + d * FRAME_WIDTH
+    s[base] = proc
+    for k in range(1, FRAME_WIDTH):
+        s[base + k] = 0
+    s[DEPTH] = d + 1
+    return base
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def frame_top(s):
+    """Offset of the top frame (-1 when the stack is empty)."""
+    d = s[DEPTH]
+    return FRAMES + (d - 1) * FRAME_WIDTH if d > 0 else -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def frame_proc(s):
+    """The procedure of the top frame (-1 when the stack is empty)."""
+    d = s[DEPTH]
+    return s[FRAMES + (d - 1) * FRAME_WIDTH] if d > 0 else -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def frame_get(s, k):
+    """Local ``k`` (0 .. FRAME_WIDTH - 2) of the top frame."""
+    return s[FRAMES + (s[DEPTH] - 1) * FRAME_WIDTH + 1 + k]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def frame_set(s, k, value):
+    s[FRAMES + (s[DEPTH] - 1) * FRAME_WIDTH + 1 + k] = value
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def frame_pop(s):
+    d = s[DEPTH] - 1
+    s[FRAMES + d * FRAME_WIDTH] = 0
+    s[DEPTH] = d
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def ask(s, seat, decision):
+    """Stop at a decision: ``seat`` is to answer a ``decision``."""
+    s[SEAT] = seat
+    s[DECISION] = decision
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def finish(s, outcome, winner):
+    """End the game: no seat is asked anything more."""
+    s[OUTCOME] = outcome
+    s[WINNER] = winner
+    s[SEAT] = NO_SEAT
+    s[DECISION] = 0
+
+
+@njit(cache=True, _nrt=False)
+def clear_header(s):
+    """A fresh state's engine fields (``init`` calls it first)."""
+    for k in range(HEADER):
+        s[k] = 0
+    s[OUTCOME] = PLAYING
+    s[WINNER] = -1
+    s[SEAT] = NO_SEAT
+
+
+# ---- streams --------------------------------------------------------------------------------
+_STREAM_MIX = np.uint64(0xA0761D6478BD642F)
+_SUB_MIX = np.uint64(0xE7037ED1A0B428DB)
+
+
+@njit(cache=True, _nrt=False)
+def rng_seed_stream(state, seed, index, stream, sub):
+    """Seed ``state`` for stream ``stream`` (>= 1), sub-stream ``sub`` of playout ``index``
+    of run ``seed``: independent of the game's own stream ``rng_seed(seed, index)``."""
+    rng_seed(state, seed, index)
+    key = state[0] ^ splitmix64(np.uint64(stream) * _STREAM_MIX ^ np.uint64(sub) * _SUB_MIX)
+    for k in range(RNG_WORDS):
+        key = splitmix64(key)
+        state[k] = key
+    if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
+        state[0] = _STREAM_MIX
+
+
+# ---- stand-ins for what a game or strategy may lack -----------------------------------------
+@njit(OBSERVE_SIG, cache=True)
+def observe_nothing(ip, fp, s, h, seat, view):
+    """``observe`` of a game whose seats see nothing beyond the public state."""
+    return
+
+
+@njit(DETERMINIZE_SIG, cache=True)
+def determinize_nothing(ip, fp, s, view, seat, rng, h):
+    """``determinize`` of a game with no hidden state."""
+    return
+
+
+@njit(EVALUATE_SIG, cache=True)
+def evaluate_even(ip, fp, s, out):
+    """``evaluate`` of a game that offers no estimate: an even share for every seat."""
+    n = ip[P_SEATS]
+    for k in range(out.shape[0]):
+        out[k] = 1.0 / n if n > 0 else 0.0
+
+
+@njit(CHECK_SIG, cache=True)
+def check_nothing(ip, fp, s, h):
+    """``check`` of a game without a rules checker."""
+    return 0
+
+
+@njit(SEARCH_SIG, cache=True)
+def no_search(g, ip, fp, s, view, mask, policy, sp, qp, rng, wi, wf, ev, evn):
+    """The search of a strategy that does not search (never called: ``qp[Q_SEATS]`` is 0)."""
+    return first_legal(mask)
+
+
+# ---- the driver -----------------------------------------------------------------------------
+@njit(cache=True)
+def play(g, ip, fp, policy, sp, search, qp, seed, index, s, h, view, mask, rng, srng, qrng,
+         wi, wf, rec, ev, evn):
+    """Play playout ``index`` of run ``seed`` to the end and fill ``rec``: the one place where
+    strategies (and search) are asked."""
+    init, legal, step, observe, determinize, returns, evaluate, record, check = g
+    rng_seed(rng, seed, index)
+    rng_seed_stream(srng, seed, index, STREAM_STRATEGY, 0)
+    checking = ip[P_CHECK] == 1
+    search_seats = np.int64(qp[Q_SEATS])
+    max_decisions = ip[P_MAX_DECISIONS]
+    illegal = 0
+    errors = 0
+    init(ip, fp, s, h, rng)
+    if checking:
+        errors += check(ip, fp, s, h)
+    while s[OUTCOME] == PLAYING:
+        if s[DECISIONS] >= max_decisions:  # a game that does not end is a fault, not a hang
+            errors += 1
+            log_event(ev, evn, EV_FAULT, s[DECISIONS], 0, 0, 0, 0, 0, 0)
+            break
+        n = legal(ip, fp, s, h, mask)
+        seat = s[SEAT]
+        searched = 0
+        replaced = 0
+        if n == 1:
+            a = first_legal(mask)
+        else:
+            observe(ip, fp, s, h, seat, view)
+            if seat >= 0 and (search_seats >> seat) & 1:
+                rng_seed_stream(qrng, seed, index, STREAM_SEARCH, s[DECISIONS])
+                a = search(g, ip, fp, s, view, mask, policy, sp, qp, qrng, wi, wf, ev, evn)
+                searched = 1
+            else:
+                a = policy(ip, fp, s, view, mask, sp, srng)
+            if a < 0 or a >= mask.shape[0] or mask[a] == 0:
+                a = first_legal(mask)
+                illegal += 1
+                replaced = 1
+        log_event(ev, evn, EV_DECIDE, seat, s[DECISION], a, n, s[TURN], searched, replaced)
+        s[DECISIONS] += 1
+        step(ip, fp, s, h, rng, a, ev, evn)
+        if checking:
+            errors += check(ip, fp, s, h)
+    record(ip, fp, s, h, rec)
+    k = ip[P_RECORD_SIZE]
+    rec[k] = s[DECISIONS]
+    rec[k + 1] = illegal
+    rec[k + 2] = errors
+
+
+@njit(cache=True)
+def new_arrays(ip, wi_size, wf_size):
+    """One thread's arrays, reused by every playout it plays."""
+    s = np.zeros(ip[P_STATE_SIZE], dtype=np.int64)
+    h = np.zeros(max(ip[P_HIDDEN_SIZE], 1), dtype=np.int64)
+    view = np.zeros(max(ip[P_VIEW_SIZE], 1), dtype=np.int64)
+    mask = np.zeros(ip[P_MASK_SIZE], dtype=np.uint8)
+    rng = np.empty(RNG_WORDS, dtype=np.uint64)
+    srng = np.empty(RNG_WORDS, dtype=np.uint64)
+    qrng = np.empty(RNG_WORDS, dtype=np.uint64)
+    wi = np.zeros(max(wi_size, 1), dtype=np.int64)
+    wf = np.zeros(max(wf_size, 1), dtype=np.float64)
+    rec = np.zeros(ip[P_RECORD_SIZE] + N_ENGINE_RECORD, dtype=np.int64)
+    return s, h, view, mask, rng, srng, qrng, wi, wf, rec
+
+
+_RUN_SIG = types.void(GAME, _I1, _F1, POLICY, _F1, SEARCH, _F1, _INT, _INT, _I2, _INT, _INT)
+
+
+@njit(_RUN_SIG, cache=True, parallel=True)
+def run_batch(g, ip, fp, policy, sp, search, qp, seed, start, out, wi_size, wf_size):
+    """Play playouts ``start .. start + len(out) - 1`` in parallel, one record row each.
+    Playout ``i`` writes only ``out[i]`` from its own streams, so the thread count and the
+    batch size change nothing."""
+    n = out.shape[0]
+    width = out.shape[1]
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for c in prange(n_chunks):
+        s, h, view, mask, rng, srng, qrng, wi, wf, rec = new_arrays(ip, wi_size, wf_size)
+        ev = np.zeros((0, EV_WIDTH), dtype=np.int64)  # no rows: nothing is logged
+        evn = np.zeros(1, dtype=np.int64)
+        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+            play(g, ip, fp, policy, sp, search, qp, seed, start + i, s, h, view, mask, rng,
+                 srng, qrng, wi, wf, rec, ev, evn)
+            for k in range(width):
+                out[i, k] = rec[k]
+
+
+_TRACE_SIG = types.int64(GAME, _I1, _F1, POLICY, _F1, SEARCH, _F1, _INT, _INT, _I1, _I2,
+                         _INT, _INT)
+
+
+@njit(_TRACE_SIG, cache=True)
+def trace_game(g, ip, fp, policy, sp, search, qp, seed, index, rec, ev, wi_size, wf_size):
+    """Replay playout ``index`` of run ``seed`` with every event logged into ``ev``; fills
+    ``rec`` (the same record the batch gives) and returns the number of events."""
+    s, h, view, mask, rng, srng, qrng, wi, wf, rec0 = new_arrays(ip, wi_size, wf_size)
+    evn = np.zeros(1, dtype=np.int64)
+    play(g, ip, fp, policy, sp, search, qp, seed, index, s, h, view, mask, rng, srng, qrng,
+         wi, wf, rec0, ev, evn)
+    for k in range(rec.shape[0]):
+        rec[k] = rec0[k]
+    return evn[0]
+
+
+# ---- the same runner for callback-style games ------------------------------------------------
+# A callback game's rules call its strategy from inside a rule (``decide``, typed by what the
+# game shows its strategies), so it cannot be stepped; it plays whole playouts.  It provides a
+# ``play_block(ip, fp, decide, sp, seed, first, out, row, rows)`` that plays playouts
+# ``first .. first + rows - 1`` into ``out[row .. row + rows - 1]``, each seeded from (seed,
+# playout index) alone, with its thread's arrays made once per block; this runner spreads the
+# blocks over the threads.
+DECIDE_STATE = types.FunctionType(types.int64(_I1, _B1, _F1, _U1))  # sees an int64 state
+DECIDE_VIEW = types.FunctionType(types.int64(_F1, _B1, _F1, _U1))  # sees a float64 view
+
+
+def play_block_sig(decide_type: types.Type) -> types.Signature:
+    return types.void(_I1, _F1, decide_type, _F1, _INT, _INT, _I2, _INT, _INT)
+
+
+PLAY_BLOCK_STATE = types.FunctionType(play_block_sig(DECIDE_STATE))
+PLAY_BLOCK_VIEW = types.FunctionType(play_block_sig(DECIDE_VIEW))
+
+
+@njit([types.void(block, _I1, _F1, decide, _F1, _INT, _INT, _I2, _INT)
+       for block, decide in ((PLAY_BLOCK_STATE, DECIDE_STATE), (PLAY_BLOCK_VIEW, DECIDE_VIEW))],
+      cache=True, parallel=True)
+def run_callback_batch(play_block, ip, fp, decide, sp, seed, start, out, chunk):
+    """Play playouts ``start .. start + len(out) - 1`` of a callback game in parallel, in
+    blocks of ``chunk``: playout ``i`` writes only ``out[i]``, so the thread count and the batch
+    size change nothing."""
+    n = out.shape[0]
+    n_chunks = (n + chunk - 1) // chunk
+    for c in prange(n_chunks):
+        first = c * chunk
+        play_block(ip, fp, decide, sp, seed, start + first, out, first, min(chunk, n - first))
+
+
+# ---- the Python side: a named layout and the StepGame base class ----------------------------
+class Layout:
+    """Names every word of a flat int64 array (a state, a view, a parameter vector).
+
+    ``field(name)`` takes one word, ``array(name, n)`` takes ``n`` consecutive words addressed
+    as ``name[i]``; a dotted name groups arrays that share an index (``hex.good`` and
+    ``hex.bad``, addressed ``hex[12].good``).  The offsets it returns are the module
+    constants the jitted code uses; ``offset(path)`` turns a name back into one (for tests),
+    and ``describe(arr)`` prints an array by name (for traces and debugging).
+    """
+
+    def __init__(self, name: str, start: int = 0, reserved: tuple[str, ...] = ()) -> None:
+        self.name = name
+        self.size = start
+        self._fields: dict[str, tuple[int, int]] = {}  # name -> (offset, length; 0 = scalar)
+        for k, field_name in enumerate(reserved):
+            self._fields[field_name] = (k, 0)
+
+    def field(self, name: str) -> int:
+        return self._take(name, 0)
+
+    def array(self, name: str, n: int) -> int:
+        if n < 1:
+            raise ValueError(f"{self.name}: array {name!r} needs at least one word")
+        return self._take(name, n)
+
+    def _take(self, name: str, n: int) -> int:
+        if name in self._fields:
+            raise ValueError(f"{self.name}: {name!r} is laid out twice")
+        off = self.size
+        self._fields[name] = (off, n)
+        self.size += max(n, 1)
+        return off
+
+    def names(self) -> list[str]:
+        return list(self._fields)
+
+    def offset(self, path: str) -> int:
+        """``"turn"``, ``"counter.pos[3]"``, or ``"counter[3].pos"`` (the grouped form)."""
+        name, index = path, None
+        if "[" in path:
+            head, _, rest = path.partition("[")
+            idx, _, tail = rest.partition("]")
+            if not idx.isdigit():
+                raise KeyError(f"{self.name}: bad index in {path!r}")
+            index = int(idx)
+            name = head + tail if tail.startswith(".") or not tail else head + "." + tail
+        if name not in self._fields:
+            raise KeyError(f"{self.name}: no field {name!r}; fields: {', '.join(self._fields)}")
+        off, n = self._fields[name]
+        if index is None:
+            if n:
+                raise KeyError(f"{self.name}: {name!r} is an array of {n}: give an index")
+            return off
+        if not n or not 0 <= index < n:
+            raise KeyError(f"{self.name}: index {index} is outside {name!r} "
+                           f"({n or 'a single word'})")
+        return off + index
+
+    def read(self, arr: np.ndarray, path: str) -> int:
+        return int(arr[self.offset(path)])
+
+    def describe(self, arr: np.ndarray, skip_zero: bool = True) -> str:
+        """Every field of ``arr`` by name (arrays on one line each; all-zero ones left out
+        unless ``skip_zero`` is False)."""
+        lines = []
+        for name, (off, n) in self._fields.items():
+            if n == 0:
+                value = int(arr[off])
+                if value or not skip_zero:
+                    lines.append(f"{name} = {value}")
+            else:
+                part = arr[off:off + n]
+                if part.any() or not skip_zero:
+                    lines.append(f"{name} = [{' '.join(str(int(v)) for v in part)}]")
+        return "\n".join(lines)
+
+
+def state_layout(name: str) -> Layout:
+    """A game state's layout, starting after the engine's fixed fields."""
+    lay = Layout(name, HEADER, reserved=HEADER_FIELDS)
+    lay._fields["frames"] = (FRAMES, MAX_FRAMES * FRAME_WIDTH)
+    return lay
+
+
+def param_layout(name: str) -> Layout:
+    """A game's ``ip`` layout, starting after the engine's words."""
+    return Layout(name, PARAM_HEADER, reserved=("state_size", "hidden_size", "view_size",
+                                                "mask_size", "record_size", "seats",
+                                                "max_decisions", "check"))
+
+
+def fill_param_header(ip: np.ndarray, *, state_size: int, hidden_size: int, view_size: int,
+                      mask_size: int, record_size: int, seats: int, max_decisions: int) -> None:
+    ip[P_STATE_SIZE] = state_size
+    ip[P_HIDDEN_SIZE] = max(hidden_size, 1)
+    ip[P_VIEW_SIZE] = max(view_size, 1)
+    ip[P_MASK_SIZE] = mask_size
+    ip[P_RECORD_SIZE] = record_size
+    ip[P_SEATS] = seats
+    ip[P_MAX_DECISIONS] = max_decisions
+    ip[P_CHECK] = 0
+
+
+def search_parts(strategy: Any) -> tuple[Callable, np.ndarray, int, int]:
+    """(search function, its parameters, int and float workspace words) of a strategy: the
+    stand-ins for one that does not search."""
+    fn = getattr(strategy, "search_fn", None)
+    if fn is None:
+        return no_search, np.zeros(1, dtype=np.float64), 0, 0
+    return fn, strategy.search_values, strategy.workspace[0], strategy.workspace[1]
+
+
+def with_threads_chunked(fn: Callable, *args: Any, chunks: int = 4) -> Any:
+    """Call a parallel runner with threads taking a few chunks at a time as they free up
+    (games differ in length, so equal shares decided in advance would wait on the longest)."""
+    with numba.parallel_chunksize(chunks):
+        return fn(*args)
+
+
+class StepState:
+    """One game in Python (tests, tools): its arrays and the game's random stream.  ``copy``
+    is the snapshot search relies on: arrays copied, nothing shared."""
+
+    def __init__(self, s: np.ndarray, h: np.ndarray, rng: np.ndarray) -> None:
+        self.s, self.h, self.rng = s, h, rng
+
+    def copy(self) -> StepState:
+        return StepState(self.s.copy(), self.h.copy(), self.rng.copy())
+
+    def same_as(self, other: StepState) -> bool:
+        return (np.array_equal(self.s, other.s) and np.array_equal(self.h, other.h)
+                and np.array_equal(self.rng, other.rng))
+
+    @property
+    def playing(self) -> bool:
+        return int(self.s[OUTCOME]) == PLAYING
+
+    @property
+    def seat(self) -> int:
+        return int(self.s[SEAT])
+
+    @property
+    def decision(self) -> int:
+        return int(self.s[DECISION])
+
+
+class StepGame(Game):
+    """A game on the step contract: its ``game.py`` names the module holding its jitted
+    functions (``rules_module``), its own record fields and how to print a trace; playing,
+    tracing, checking and the Python step API below are the same for every step game."""
+
+    kind = GameKind(cooperative=False, perfect_information=True, searchable=True,
+                    has_checker=True, style="step")
+    rules_module: str = ""  # e.g. "simcore.hex.rules"
+    game_record_fields: tuple[str, ...] = ()  # "outcome", "winner", "turns", ...
+    cap_outcome: str = ""  # the outcome of a game stopped by the turn cap
+    trace_rows: int = 200_000
+
+    @property
+    def record_fields(self) -> tuple[str, ...]:  # type: ignore[override]
+        return tuple(self.game_record_fields) + ENGINE_RECORD_FIELDS
+
+    def functions(self) -> tuple:
+        """The game's functions as the ``GAME`` tuple (stand-ins for those it lacks)."""
+        import importlib
+
+        mod = importlib.import_module(self.rules_module)
+        fallback = {"observe": observe_nothing, "determinize": determinize_nothing,
+                    "evaluate": evaluate_even, "check": check_nothing}
+        fns = []
+        for name in GAME_FUNCTION_NAMES:
+            fn = getattr(mod, name, None) or fallback.get(name)
+            if fn is None:
+                raise TypeError(f"{self.rules_module} lacks {name}()")
+            fns.append(fn)
+        return tuple(fns)
+
+    # ---- playing ---------------------------------------------------------------------------
+    def _arrays(self, config: Config) -> tuple[np.ndarray, np.ndarray]:
+        return config.params.ip, config.params.fp
+
+    def _play(self, config: Config, ip: np.ndarray, seed: int, start: int,
+              count: int) -> np.ndarray:
+        _, fp = self._arrays(config)
+        out = np.zeros((count, len(self.record_fields)), dtype=np.int64)
+        search, qp, wi, wf = search_parts(config.strategy)
+        with_threads_chunked(run_batch, self.functions(), ip, fp, config.strategy.fn,
+                             config.strategy.values, search, qp, int(seed), int(start), out,
+                             int(wi), int(wf))
+        return out
+
+    def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
+        ip, _ = self._arrays(config)
+        return self._play(config, ip, seed, start, count)
+
+    def trace_events(self, config: Config, seed: int, index: int = 0,
+                     check: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """(events, record) of playout ``index`` of run ``seed``, every event logged."""
+        ip, fp = self._arrays(config)
+        if check:  # the checker only observes: the game played is the same
+            ip = ip.copy()
+            ip[P_CHECK] = 1
+        rec = np.zeros(len(self.record_fields), dtype=np.int64)
+        ev = np.zeros((self.trace_rows, EV_WIDTH), dtype=np.int64)
+        search, qp, wi, wf = search_parts(config.strategy)
+        n = trace_game(self.functions(), ip, fp, config.strategy.fn, config.strategy.values,
+                       search, qp, int(seed), int(index), rec, ev, int(wi), int(wf))
+        return ev[:n].copy(), rec
+
+    def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:
+        return self.trace_events(config, seed, index)[1]
+
+    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
+        events, rec = self.trace_events(config, seed, index, check)
+        return self.format_trace(config, seed, index, events, rec)
+
+    def format_trace(self, config: Config, seed: int, index: int, events: np.ndarray,
+                     rec: np.ndarray) -> str:
+        raise NotImplementedError
+
+    def check(self, config: Config, games: int, seed: int,
+              progress: Callable[[int], None] | None = None,
+              batch: int = DEFAULT_BATCH) -> dict[str, Any]:
+        """Play ``games`` playouts with the rules checker after every step.  Failures:
+        violations the checker finds (and playouts the decision guard cut off, which count
+        as violations) and illegal answers; the first one's replay command is given.  Games
+        ended by the turn cap are a result of the game, counted but not a failure."""
+        from simcore.replay import replay_command
+
+        ip = config.params.ip.copy()
+        ip[P_CHECK] = 1
+        col = {name: k for k, name in enumerate(self.record_fields)}
+        cap = self.outcomes.index(self.cap_outcome) if self.cap_outcome else -1
+        violations = illegal = capped = 0
+        first = None
+        done = 0
+        while done < games:
+            n = min(batch, games - done)
+            recs = self._play(config, ip, seed, done, n)
+            bad = (recs[:, col["violations"]] > 0) | (recs[:, col["illegal_answers"]] > 0)
+            violations += int(recs[:, col["violations"]].sum())
+            illegal += int(recs[:, col["illegal_answers"]].sum())
+            capped += int((recs[:, col["outcome"]] == cap).sum())
+            if first is None and bad.any():
+                idx = done + int(np.argmax(bad))
+                first = (f"playout {idx} "
+                         f"(replay: {replay_command(config, seed, idx, check=True)})")
+            done += n
+            if progress is not None:
+                progress(n)
+        return {"games": games, "seed": seed, "violations": violations,
+                "illegal_answers": illegal, "stuck": 0,
+                f"ended_by_turn_cap ({self.cap_outcome or 'none'})": capped,
+                "first_violation": first}
+
+    # ---- the step API from Python (tests, tools; each call crosses into numba once) ----------
+    def new_state(self, config: Config, seed: int = 0, index: int = 0) -> StepState:
+        """A game set up (``init``) from the stream of playout ``index`` of run ``seed``."""
+        ip, fp = self._arrays(config)
+        s = np.zeros(ip[P_STATE_SIZE], dtype=np.int64)
+        h = np.zeros(max(ip[P_HIDDEN_SIZE], 1), dtype=np.int64)
+        st = StepState(s, h, new_rng(seed, index))
+        self.functions()[0](ip, fp, st.s, st.h, st.rng)
+        return st
+
+    def legal_actions(self, config: Config, st: StepState) -> np.ndarray:
+        ip, fp = self._arrays(config)
+        mask = np.zeros(ip[P_MASK_SIZE], dtype=np.uint8)
+        self.functions()[1](ip, fp, st.s, st.h, mask)
+        return np.flatnonzero(mask)
+
+    def apply(self, config: Config, st: StepState, action: int,
+              events: np.ndarray | None = None) -> None:
+        """``step`` with ``action`` (which must be legal), counting the decision as the
+        driver does."""
+        ip, fp = self._arrays(config)
+        if int(action) not in set(self.legal_actions(config, st).tolist()):
+            raise ValueError(f"action {action} is not legal here "
+                             f"(legal: {self.legal_actions(config, st).tolist()})")
+        ev = events if events is not None else np.zeros((0, EV_WIDTH), dtype=np.int64)
+        evn = np.zeros(1, dtype=np.int64)
+        st.s[DECISIONS] += 1
+        self.functions()[2](ip, fp, st.s, st.h, st.rng, np.int64(action), ev, evn)
+
+    def record_of(self, config: Config, st: StepState) -> np.ndarray:
+        ip, fp = self._arrays(config)
+        rec = np.zeros(len(self.record_fields), dtype=np.int64)
+        self.functions()[7](ip, fp, st.s, st.h, rec)
+        rec[ip[P_RECORD_SIZE]] = st.s[DECISIONS]
+        return rec
+
+    def returns_of(self, config: Config, st: StepState) -> np.ndarray:
+        ip, fp = self._arrays(config)
+        out = np.zeros(max(int(ip[P_SEATS]), 1), dtype=np.float64)
+        self.functions()[5](ip, fp, st.s, out)
+        return out
+
+    def check_state(self, config: Config, st: StepState) -> int:
+        ip, fp = self._arrays(config)
+        return int(self.functions()[8](ip, fp, st.s, st.h))

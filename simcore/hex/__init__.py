@@ -1,0 +1,1 @@
+"""Cthulhu Boardgame (BookRanger's print-and-play hex wargame), on the step engine."""

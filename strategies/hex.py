@@ -1,0 +1,499 @@
+"""Cthulhu Boardgame (hex wargame) strategies: policies of the step engine.
+
+Each is a jitted ``policy(ip, fp, s, view, mask, params, rng) -> action``
+(``simcore.engine.POLICY``): it reads the rules ``ip`` and the public state ``s`` by the names
+of ``simcore.hex.state`` and answers the decision ``s[DECISION]`` with a legal action.
+
+The heuristic plays both sides with one plan: runners go for the nearest Artefact and bring it
+home, fighters hunt enemy carriers and escort their own, everyone keeps out of reach of enemies
+that could kill them (as much as ``caution`` says), and combat is focused fire by the CRT's
+odds on the most valuable target.  Its parameters change its style.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simcore.engine import DECISION, POLICY_SIG, SEAT, frame_get
+from simcore.hex.rules import neighbours_of, reach, targets_of
+from simcore.hex.state import (
+    A_END,
+    A_KEEP,
+    A_LEAVE,
+    A_PASS,
+    CS_ON_BOARD,
+    D_ATTACK_PICK,
+    D_ATTACK_TARGET,
+    D_DROP,
+    D_ENTER,
+    D_ENTER_HEX,
+    D_MOVE_PICK,
+    D_MOVE_TO,
+    D_PLACE_ARTEFACT,
+    D_PLACE_UNDERGROWTH,
+    I_BASE_BITS,
+    I_BASE_ROWS,
+    I_BOARD_BITS,
+    I_C_ATTACK,
+    I_C_DEFENCE,
+    I_C_MOVE,
+    I_C_RANGE,
+    I_C_SIDE,
+    I_COLS,
+    I_CRT,
+    I_DIE_FACES,
+    I_DIST,
+    I_GOOD_AT_BOTTOM,
+    I_N_ARTEFACTS,
+    I_N_COUNTERS,
+    I_N_HEX,
+    I_ROWS,
+    MAX_CRT_COLS,
+    MAX_HEX,
+    S_A_CARRIER,
+    S_A_HEX,
+    S_C_CARRY,
+    S_C_LOCKED,
+    S_C_POS,
+    S_C_STATUS,
+    S_H_BAD,
+    S_H_GOOD,
+    S_HOME_STEPS,
+    S_UG_BITS,
+)
+from simcore.kernels import lowest_bit
+from strategies.common import first_legal, uniform_legal
+from strategies.registry import Param, param_offsets, register
+
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+NEG = -1e18
+
+
+@njit(POLICY_SIG, cache=True)
+def random_policy(ip, fp, s, view, mask, params, rng):
+    """Uniformly among the legal choices: the baseline and fuzzer."""
+    return uniform_legal(mask, rng)
+
+
+HEURISTIC_PARAMS = {
+    "aggression": Param(0.5, 0.0, 1.0, "how hard fighters hunt enemy carriers and close in "
+                        "(0: only Artefacts matter, 1: every fight is sought)"),
+    "caution": Param(0.5, 0.0, 2.0, "how much a counter avoids hexes enemies can reach and "
+                     "attack next turn (0: ignores danger)"),
+    "escort": Param(0.5, 0.0, 2.0, "how much a counter without a job stays beside its own "
+                    "carriers"),
+    "min_gain": Param(0.25, 0.0, 10.0, "a counter moves only when its best hex beats staying "
+                      "by this much"),
+    "leave_home": Param(1.0, 0.0, 1.0, "1: a carrier on its own base line leaves its Artefact "
+                        "there and goes for another; 0: it stays on it while any other is out"),
+}
+_P = param_offsets(HEURISTIC_PARAMS)
+AGGRESSION = _P["aggression"]
+CAUTION = _P["caution"]
+ESCORT = _P["escort"]
+MIN_GAIN = _P["min_gain"]
+LEAVE_HOME = _P["leave_home"]
+
+W_HOME = 10.0  # a carrier's worth of one row nearer home
+W_ARRIVE = 40.0  # a carrier reaching its base line
+W_GRAB = 12.0  # standing on a free Artefact (taken up next turn)
+W_APPROACH = 2.5  # a hex nearer the nearest Artefact still to fetch
+W_HUNT = 3.0  # a hex nearer an enemy carrier (times aggression)
+W_DANGER = 8.0  # one enemy able to kill here next turn (times caution, by the kill chance)
+W_CLEAR = 3.0  # standing where a friend carrying an Artefact may want to pass
+
+
+# ---- what a policy needs to know about the board ------------------------------------------
+@njit(cache=True, _nrt=False, inline="always")
+def dist(ip, a, b):
+    return ip[I_DIST + a * MAX_HEX + b]
+
+
+@njit(cache=True, _nrt=False)
+def steps_home(ip, s, side, h):
+    """Steps from hex ``h`` to ``side``'s base line around the Undergrowth (the rules count
+    them when setup ends); a hex cut off counts as very far."""
+    k = s[S_HOME_STEPS + side * MAX_HEX + h]
+    return k if k >= 0 else 4 * MAX_HEX
+
+
+@njit(cache=True, _nrt=False)
+def rows_from_home(ip, side, h):
+    """Rows between hex ``h`` and ``side``'s base line (0 on it): the steps a carrier needs on
+    an open board (setup, before the Undergrowth is down)."""
+    r = h // ip[I_COLS]
+    bottom = (ip[I_GOOD_AT_BOTTOM] == 1) == (side == 0)
+    base = ip[I_BASE_ROWS]
+    if bottom:
+        return max(ip[I_ROWS] - base - r, 0)
+    return max(r - (base - 1), 0)
+
+
+@njit(cache=True, _nrt=False)
+def on_base(ip, side, h):
+    k = I_BASE_BITS + 2 * side + (h >> 6)
+    return (np.uint64(ip[k]) >> np.uint64(h & 63)) & _ONE != _ZERO
+
+
+@njit(cache=True, _nrt=False)
+def kill_chance(ip, att, defence):
+    need = ip[I_CRT + (defence - 1) * MAX_CRT_COLS + att - 1]
+    faces = ip[I_DIE_FACES]
+    return max(faces - need + 1, 0) / faces
+
+
+@njit(cache=True, _nrt=False)
+def danger(ip, s, side, c, x):
+    """The chance an enemy kills ``c`` at hex ``x`` next turn, roughly: every enemy on the
+    board that could move and attack there, combined as independent tries."""
+    survive = 1.0
+    d = ip[I_C_DEFENCE + c]
+    for e in range(ip[I_N_COUNTERS]):
+        if ip[I_C_SIDE + e] == side or s[S_C_STATUS + e] != CS_ON_BOARD:
+            continue
+        reach_e = ip[I_C_RANGE + e] + (0 if s[S_C_LOCKED + e] == 1 else ip[I_C_MOVE + e])
+        if dist(ip, s[S_C_POS + e], x) <= reach_e:
+            survive *= 1.0 - kill_chance(ip, ip[I_C_ATTACK + e], d)
+    return 1.0 - survive
+
+
+@njit(cache=True)
+def fetch_field(ip, s, side):
+    """Walking steps (around the Undergrowth; counters move, so they are ignored) from every
+    hex to the nearest Artefact ``side`` still has to fetch: not on its base line and not
+    carried by one of its counters.  -1 where none can be reached."""
+    field = np.full(MAX_HEX, -1, dtype=np.int64)
+    f0 = _ZERO
+    f1 = _ZERO
+    for a in range(ip[I_N_ARTEFACTS]):
+        h = s[S_A_HEX + a]
+        if h < 0 or on_base(ip, side, h):
+            continue
+        carrier = s[S_A_CARRIER + a] - 1
+        if carrier >= 0 and ip[I_C_SIDE + carrier] == side:
+            continue
+        if h < 64:
+            f0 |= _ONE << np.uint64(h)
+        else:
+            f1 |= _ONE << np.uint64(h - 64)
+    open0 = np.uint64(ip[I_BOARD_BITS]) & ~np.uint64(s[S_UG_BITS])
+    open1 = np.uint64(ip[I_BOARD_BITS + 1]) & ~np.uint64(s[S_UG_BITS + 1])
+    seen0, seen1 = f0, f1
+    k = 0
+    while f0 != _ZERO or f1 != _ZERO:
+        x = f0
+        while x != _ZERO:
+            field[lowest_bit(x)] = k
+            x &= x - _ONE
+        x = f1
+        while x != _ZERO:
+            field[64 + lowest_bit(x)] = k
+            x &= x - _ONE
+        n0, n1 = neighbours_of(ip, f0, f1)
+        f0 = n0 & open0 & ~seen0
+        f1 = n1 & open1 & ~seen1
+        seen0 |= f0
+        seen1 |= f1
+        k += 1
+    return field
+
+
+@njit(cache=True, _nrt=False)
+def hex_value(ip, s, params, side, c, x, carrying, field):
+    """How good hex ``x`` is for counter ``c`` (higher is better); ``field`` is
+    ``fetch_field`` of the side."""
+    v = 0.0
+    if carrying:
+        v -= W_HOME * steps_home(ip, s, side, x)
+        if on_base(ip, side, x):
+            v += W_ARRIVE
+    else:
+        for a in range(ip[I_N_ARTEFACTS]):
+            h = s[S_A_HEX + a]
+            if h < 0 or on_base(ip, side, h):
+                continue
+            carrier = s[S_A_CARRIER + a] - 1
+            if carrier >= 0 and carrier != c and ip[I_C_SIDE + carrier] == side:
+                continue  # a friend has it
+            if h == x and carrier < 0:
+                v += W_GRAB
+            if carrier >= 0 and ip[I_C_SIDE + carrier] != side:  # hunt the enemy carrier
+                v -= W_HUNT * params[AGGRESSION] * ip[I_C_ATTACK + c] * dist(ip, x, h)
+        if field[x] >= 0:
+            v -= W_APPROACH * field[x]
+        # out of the way of a friend carrying an Artefact home
+        for a in range(ip[I_N_ARTEFACTS]):
+            carrier = s[S_A_CARRIER + a] - 1
+            if carrier >= 0 and carrier != c and ip[I_C_SIDE + carrier] == side:
+                cx = s[S_C_POS + carrier]
+                if dist(ip, x, cx) <= ip[I_C_MOVE + carrier] and \
+                        steps_home(ip, s, side, x) < steps_home(ip, s, side, cx):
+                    v -= W_CLEAR
+        if params[ESCORT] > 0.0:
+            for a in range(ip[I_N_ARTEFACTS]):
+                carrier = s[S_A_CARRIER + a] - 1
+                if carrier >= 0 and carrier != c and ip[I_C_SIDE + carrier] == side:
+                    cx = s[S_C_POS + carrier]
+                    # beside it, but never in front of it, where it would bar the way home
+                    if dist(ip, x, cx) == 1 and \
+                            steps_home(ip, s, side, x) >= steps_home(ip, s, side, cx):
+                        v += params[ESCORT]
+        # a shot from here next turn, for counters that have a range
+        if ip[I_C_RANGE + c] >= 1 and params[AGGRESSION] > 0.0:
+            for e in range(ip[I_N_COUNTERS]):
+                if ip[I_C_SIDE + e] != side and s[S_C_STATUS + e] == CS_ON_BOARD:
+                    dd = dist(ip, x, s[S_C_POS + e])
+                    if 1 <= dd <= ip[I_C_RANGE + c]:
+                        v += params[AGGRESSION] * kill_chance(ip, ip[I_C_ATTACK + c],
+                                                              ip[I_C_DEFENCE + e])
+                        break
+    # an enemy in the hex means a melee next turn: worth it by the odds, times aggression
+    enemy = (s[S_H_BAD + x] if side == 0 else s[S_H_GOOD + x]) - 1
+    if enemy >= 0:
+        p = kill_chance(ip, ip[I_C_ATTACK + c], ip[I_C_DEFENCE + enemy])
+        worth = ip[I_C_ATTACK + enemy] + ip[I_C_DEFENCE + enemy]
+        if s[S_C_CARRY + enemy] > 0:
+            worth += 10.0
+        v += params[AGGRESSION] * p * worth
+    v -= params[CAUTION] * W_DANGER * danger(ip, s, side, c, x) * (
+        3.0 if carrying else 1.0)
+    return v
+
+
+@njit(cache=True, _nrt=False)
+def best_move(ip, s, params, c, leave, field):
+    """(best hex, its gain over staying) for counter ``c``."""
+    side = ip[I_C_SIDE + c]
+    carrying = s[S_C_CARRY + c] > 0 and leave == 0
+    here = s[S_C_POS + c]
+    # a carrier leaving its Artefact at home keeps it home whatever it does: it weighs hexes
+    # as a counter without one
+    stay = hex_value(ip, s, params, side, c, here, carrying, field)
+    lo, hi = reach(ip, s, c, leave)
+    best = -1
+    best_v = NEG
+    for word in range(2):
+        x = lo if word == 0 else hi
+        while x != _ZERO:
+            h = 64 * word + lowest_bit(x)
+            x &= x - _ONE
+            v = hex_value(ip, s, params, side, c, h, carrying, field)
+            if v > best_v:
+                best_v = v
+                best = h
+    return best, best_v - stay
+
+
+@njit(cache=True, _nrt=False)
+def target_worth(ip, s, t):
+    worth = ip[I_C_ATTACK + t] + ip[I_C_DEFENCE + t] + ip[I_C_RANGE + t] * 0.5
+    if s[S_C_CARRY + t] > 0:
+        worth += 10.0
+    return worth
+
+
+@njit(cache=True, _nrt=False)
+def best_target(ip, s, c):
+    """(target, kill chance x worth) for a ranged attack of ``c``: focus fire by the odds."""
+    lo, hi = targets_of(ip, s, c)
+    other = 1 - ip[I_C_SIDE + c]
+    best = -1
+    best_v = -1.0
+    for word in range(2):
+        x = lo if word == 0 else hi
+        while x != _ZERO:
+            h = 64 * word + lowest_bit(x)
+            x &= x - _ONE
+            t = (s[S_H_BAD + h] if other == 1 else s[S_H_GOOD + h]) - 1
+            v = kill_chance(ip, ip[I_C_ATTACK + c], ip[I_C_DEFENCE + t]) * target_worth(ip, s, t)
+            if v > best_v:
+                best_v = v
+                best = t
+    return best, best_v
+
+
+@njit(cache=True, _nrt=False)
+def artefacts_out(ip, s, side):
+    n = 0
+    for a in range(ip[I_N_ARTEFACTS]):
+        h = s[S_A_HEX + a]
+        if h >= 0 and not on_base(ip, side, h):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def plan(ip, fp, s, view, mask, params, rng):
+    """The heuristic's body (any parameter vector, a style's read-only defaults included)."""
+    d = s[DECISION]
+    side = s[SEAT]  # (in setup the placing seat, not the side whose turn it is)
+    n_hex = ip[I_N_HEX]
+    if d == D_PLACE_ARTEFACT:
+        # nearest our own base line, then nearest the middle column
+        best = -1
+        best_v = NEG
+        mid = (ip[I_COLS] - 1) / 2.0
+        for h in range(n_hex):
+            if mask[h]:
+                v = -10.0 * rows_from_home(ip, side, h) - abs(h % ip[I_COLS] - mid)
+                if v > best_v:
+                    best_v = v
+                    best = h
+        return best
+    if d == D_PLACE_UNDERGROWTH:
+        # beside an Artefact on the enemy's side of it, off our own way to it
+        best = -1
+        best_v = NEG
+        for h in range(n_hex):
+            if not mask[h]:
+                continue
+            v = 0.0
+            for a in range(ip[I_N_ARTEFACTS]):
+                x = s[S_A_HEX + a]
+                if x < 0:
+                    continue
+                dd = dist(ip, h, x)
+                if dd == 1:
+                    if rows_from_home(ip, 1 - side, h) < rows_from_home(ip, 1 - side, x):
+                        v += 3.0
+                    if rows_from_home(ip, side, h) < rows_from_home(ip, side, x):
+                        v -= 4.0
+                elif dd == 2:
+                    v += 0.5 if rows_from_home(ip, 1 - side, h) < rows_from_home(ip, 1 - side, x) \
+                        else 0.0
+            if v > best_v:
+                best_v = v
+                best = h
+        return best
+    if d == D_ENTER:
+        # always bring one on: the quickest first while Artefacts are out, else the strongest
+        best = A_PASS
+        best_v = NEG
+        out = artefacts_out(ip, s, side) > 0
+        for c in range(ip[I_N_COUNTERS]):
+            if c < A_PASS and mask[c]:
+                v = ip[I_C_ATTACK + c] + ip[I_C_DEFENCE + c] + 0.5 * ip[I_C_RANGE + c]
+                if out:
+                    v += 2.0 * ip[I_C_MOVE + c]
+                if v > best_v:
+                    best_v = v
+                    best = c
+        return best
+    if d == D_ENTER_HEX:
+        # the base hex nearest the nearest Artefact still to fetch
+        best = -1
+        best_v = NEG
+        for h in range(n_hex):
+            if not mask[h]:
+                continue
+            nearest = 1 << 30
+            for a in range(ip[I_N_ARTEFACTS]):
+                x = s[S_A_HEX + a]
+                if x >= 0 and not on_base(ip, side, x):
+                    nearest = min(nearest, dist(ip, h, x))
+            v = -float(nearest) - 0.05 * danger(ip, s, side, 0, h)
+            if v > best_v:
+                best_v = v
+                best = h
+        return best
+    if d == D_MOVE_PICK:
+        # the counter with the most to gain; carriers first at equal gain
+        field = fetch_field(ip, s, side)
+        best = A_END
+        best_v = params[MIN_GAIN]
+        for c in range(ip[I_N_COUNTERS]):
+            if c >= A_END or not mask[c]:
+                continue
+            leave = 0
+            if s[S_C_CARRY + c] > 0 and on_base(ip, side, s[S_C_POS + c]):
+                if params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
+                    leave = 1
+                else:
+                    continue  # it stays on its Artefact at home
+            h, gain = best_move(ip, s, params, c, leave, field)
+            if h < 0:
+                continue
+            if s[S_C_CARRY + c] > 0 and gain > 0.0:
+                gain += 1.0  # carriers first among equals
+            if gain > best_v:
+                best_v = gain
+                best = c
+        return best
+    if d == D_DROP:
+        if mask[A_LEAVE] and params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
+            return A_LEAVE
+        return A_KEEP if mask[A_KEEP] else A_LEAVE
+    if d == D_MOVE_TO:
+        c = frame_get(s, 0)
+        h, _ = best_move(ip, s, params, c, frame_get(s, 1), fetch_field(ip, s, side))
+        return h if h >= 0 else first_legal(mask)
+    if d == D_ATTACK_PICK:
+        # the attack with the best odds on the most valuable target (never declined: an
+        # attack cannot hurt the attacker)
+        best = A_END
+        best_v = 0.0
+        for c in range(ip[I_N_COUNTERS]):
+            if c >= A_END or not mask[c]:
+                continue
+            t, v = best_target(ip, s, c)
+            if t >= 0 and v > best_v:
+                best_v = v
+                best = c
+        return best
+    if d == D_ATTACK_TARGET:
+        t, _ = best_target(ip, s, frame_get(s, 0))
+        return t if t >= 0 else first_legal(mask)
+    return first_legal(mask)
+
+
+@njit(POLICY_SIG, cache=True)
+def heuristic(ip, fp, s, view, mask, params, rng):
+    """Runners fetch Artefacts, fighters hunt carriers and escort their own, everyone keeps out
+    of reach by ``caution``; focused fire by the CRT's odds on the most valuable target."""
+    return plan(ip, fp, s, view, mask, params, rng)
+
+
+RUSHER = {**HEURISTIC_PARAMS,
+          "aggression": Param(0.0, 0.0, 1.0, HEURISTIC_PARAMS["aggression"].help),
+          "caution": Param(0.1, 0.0, 2.0, HEURISTIC_PARAMS["caution"].help)}
+BRAWLER = {**HEURISTIC_PARAMS,
+           "aggression": Param(1.0, 0.0, 1.0, HEURISTIC_PARAMS["aggression"].help),
+           "caution": Param(0.2, 0.0, 2.0, HEURISTIC_PARAMS["caution"].help)}
+
+# pair: a strategy for each side, by name; the heuristic styles play with their defaults
+PAIR_STYLES = ("heuristic", "rusher", "brawler", "random")
+_STYLE_VALUES = np.array([[p.default for p in style.values()]
+                          for style in (HEURISTIC_PARAMS, RUSHER, BRAWLER, HEURISTIC_PARAMS)],
+                         dtype=np.float64)
+PAIR_PARAMS = {
+    "good": Param.choice("heuristic", PAIR_STYLES, "Good's strategy"),
+    "bad": Param.choice("heuristic", PAIR_STYLES, "Bad's strategy"),
+}
+_Q = param_offsets(PAIR_PARAMS)
+GOOD_STYLE = _Q["good"]
+BAD_STYLE = _Q["bad"]
+RANDOM_STYLE = PAIR_STYLES.index("random")
+
+
+@njit(POLICY_SIG, cache=True)
+def pair(ip, fp, s, view, mask, params, rng):
+    """Good and Bad each play their own strategy (strategy.good, strategy.bad), to measure
+    the imbalance with every pairing."""
+    style = np.int64(params[GOOD_STYLE if s[SEAT] == 0 else BAD_STYLE])
+    if style == RANDOM_STYLE:
+        return uniform_legal(mask, rng)
+    return plan(ip, fp, s, view, mask, _STYLE_VALUES[style], rng)
+
+
+register("hex", "random", random_policy, description=random_policy.__doc__)
+register("hex", "heuristic", heuristic, HEURISTIC_PARAMS, description=heuristic.__doc__)
+# two named styles of the same plan, for strategy pairs and tournaments
+register("hex", "rusher", heuristic, RUSHER,
+         description="The heuristic as a runner: goes straight for the Artefacts, ignores "
+                     "fights and danger (aggression 0, caution 0.1).")
+register("hex", "brawler", heuristic, BRAWLER,
+         description="The heuristic as a fighter: hunts enemy counters and carriers first "
+                     "(aggression 1, caution 0.2).")
+register("hex", "pair", pair, PAIR_PARAMS, description=pair.__doc__)
