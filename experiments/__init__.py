@@ -8,6 +8,10 @@ The public Python API (each the twin of a CLI command)::
     sweep = run_sweep("experiments/specs/sticky-seats.toml", "out/seats")  # cthulhu-sim sweep
     sweep = load_sweep("out/seats")            # sweep.results: one row per cell (pandas)
     cmp = compare("sticky", ["honest", "cheater"], {"curses": True}, games=50_000)
+    save_run(result, "out/run-seed-1")         # cthulhu-sim run --out
+    pool_runs(["out/run-seed-1", "out/run-seed-2"], "out/pooled")   # cthulhu-sim pool
+    list_folders("out")                        # cthulhu-sim list
+    diff_sweeps("out/seats", "out/seats-variant")                  # cthulhu-sim diff
 
 Names are imported lazily so ``import experiments`` stays cheap.
 """
@@ -39,6 +43,10 @@ _EXPORTS = {
     "build_report": "experiments.report",
     "format_sweep": "experiments.report",
     "baseline_comparisons": "experiments.report",
+    "save_run": "experiments.runfolder",
+    "pool_runs": "experiments.runfolder",
+    "list_folders": "experiments.catalog",
+    "diff_sweeps": "experiments.catalog",
 }
 
 __all__ = sorted(_EXPORTS)

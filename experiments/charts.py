@@ -5,8 +5,11 @@ axes are swept (Great Old One by difficulty for Tiny Epic Cthulhu, one panel per
 count), win rate against a numeric axis (player count) with interval bands, the causes of loss
 as stacked bars (from the game's outcome names), the distribution of game length (``turns``),
 each seat's win rate for competitive games, a bar chart with intervals when strategies are
-compared, and paired differences when the spec names a baseline.  Every chart has a title,
-labelled axes with units, a legend and a caption with the sweep's settings and game count.
+compared, and paired differences when the spec names a baseline (small multiples: one
+panel per value of a swept setting).  Every chart has a title, labelled axes with units and a
+legend; its caption (the sweep's settings and game count) is printed once, under the chart in
+the report, not inside the image.  Settings and their values are written as the game names
+them (``Yog-Sothoth``, ``Curses on``; see :mod:`experiments.labels`).
 """
 
 from __future__ import annotations
@@ -29,9 +32,17 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from experiments.spec import fmt_value  # noqa: E402
+from experiments.labels import (  # noqa: E402
+    cell_text,
+    outcome_text,
+    setting_name,
+    setting_text,
+    value_label,
+    words_of,
+)
 from experiments.stats import headline  # noqa: E402
 from experiments.store import atomic_write  # noqa: E402
+from experiments.text import fmt_value  # noqa: E402
 
 MAX_FIGURES = 6  # per chart kind: beyond this, combinations of further axes are not drawn
 MAX_BARS = 120
@@ -127,6 +138,27 @@ class ChartData:
         prefix, name = headline(self.coop)
         self.rate_cols = (f"{prefix}_rate", f"{prefix}_lo", f"{prefix}_hi")
         self.rate_label = f"{name} (%)"
+        self.words = words_of(manifest)
+
+    def label(self, key: str, value: Any) -> str:
+        """A value of a setting as a tick or legend label (``Yog-Sothoth``, ``on``)."""
+        return value_label(self.words, key, value)
+
+    def setting(self, key: str, value: Any) -> str:
+        """A setting and its value, for a panel title (``players 3``, ``Curses on``)."""
+        return setting_text(self.words, key, value)
+
+    def axis_label(self, key: str) -> str:
+        """An axis label with its unit."""
+        name = setting_name(self.words, key)
+        return AXIS_LABELS.get(key) or (name if name != key else f"{key} (setting value)")
+
+    def axis_name(self, key: str) -> str:
+        """A setting in words, for titles."""
+        return AXIS_NAMES.get(key) or setting_name(self.words, key)
+
+    def combo_text(self, combo: dict[str, Any]) -> str:
+        return cell_text(self.words, combo)
 
     @property
     def total_games(self) -> int:
@@ -142,7 +174,8 @@ class ChartData:
         parts = [
             head,
             f"Settings: {settings}",
-            "Swept: " + ("; ".join(f"{k} = {', '.join(fmt_value(v) for v in vals)}"
+            "Swept: " + ("; ".join(f"{setting_name(self.words, k)} = "
+                                   + ", ".join(self.label(k, v) for v in vals)
                                    for k, vals in self.axes.items()) or "nothing"),
             f"{self.total_games:,} games in {len(self.df)} cells (seed {m['seed']}, "
             + m["games_text"] + ")",
@@ -184,13 +217,8 @@ def _combo_text(combo: dict[str, Any]) -> str:
     return ", ".join(f"{k} = {fmt_value(v)}" for k, v in combo.items())
 
 
-def _save(fig, path: Path, caption: str) -> None:
-    width_in = fig.get_size_inches()[0]
-    wrapped = textwrap.fill(caption, width=max(60, int(width_in * 15)))
-    n_lines = wrapped.count("\n") + 1
-    fig.text(0.01, 0.0, wrapped, fontsize=7.5, ha="left", va="top", color="#333333",
-             transform=fig.transFigure)
-    del n_lines
+def _save(fig, path: Path) -> None:
+    """Write the figure as a PNG (atomically); its caption goes under it in the report."""
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight", pad_inches=0.15,
                 metadata={"Software": None})
@@ -248,25 +276,25 @@ def heatmap_charts(data: ChartData, out: Path) -> list[Chart]:
                         v = grid[a, b]
                         ax.text(b, a, f"{v:.1f}%\n±{hw[a, b]:.1f}", ha="center", va="center",
                                 fontsize=7.5, color="black" if 20 < v < 80 else "white")
-            ax.set_xticks(range(len(cols_v)), [fmt_value(v) for v in cols_v], fontsize=8)
-            ax.set_yticks(range(len(rows_v)), [fmt_value(v) for v in rows_v], fontsize=8)
-            ax.set_xlabel(axis_label(cols_key))
-            ax.set_ylabel(axis_label(rows_key))
+            ax.set_xticks(range(len(cols_v)), [data.label(cols_key, v) for v in cols_v], fontsize=8)
+            ax.set_yticks(range(len(rows_v)), [data.label(rows_key, v) for v in rows_v], fontsize=8)
+            ax.set_xlabel(data.axis_label(cols_key))
+            ax.set_ylabel(data.axis_label(rows_key))
             if facet:
-                ax.set_title(f"{facet} = {fmt_value(fv)}", fontsize=9)
+                ax.set_title(data.setting(facet, fv), fontsize=9)
         for j in range(len(facet_vals), nr * nc):
             axs[j // nc][j % nc].axis("off")
         cb = fig.colorbar(im, ax=axs, shrink=0.8)
         cb.set_label(data.rate_label)
         title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by " \
-                f"{axis_name(rows_key)} and {axis_name(cols_key)}" + (
-                    f" ({_combo_text(combo)})" if combo else "")
+                f"{data.axis_name(rows_key)} and {data.axis_name(cols_key)}" + (
+                    f" ({data.combo_text(combo)})" if combo else "")
         fig.suptitle(title, fontsize=11)
         name = "chart-heatmap" + (f"-{_suffix(combo)}" if combo else "") + ".png"
         note = "Colour legend: win rate from 0% (red) to 100% (green); each square shows " \
                "the rate and how far its 95% interval reaches from it, in points"
         cap = data.caption(note)
-        _save(fig, out / name, cap)
+        _save(fig, out / name)
         charts.append(Chart(name, title, cap, f"Heatmap of {data.rate_label}"))
     return charts
 
@@ -303,31 +331,31 @@ def line_charts(data: ChartData, out: Path) -> list[Chart]:
                         ys.append(100 * row[rate])
                         los.append(100 * row[lo])
                         his.append(100 * row[hi])
-                label = fmt_value(hv) if r.hue else data.rate_label.split(" (")[0]
+                label = data.label(r.hue, hv) if r.hue else data.rate_label.split(" (")[0]
                 ax.plot(xv, ys, marker="o", color=colors[h], label=label, lw=1.6, ms=4)
                 ax.fill_between(xv, los, his, color=colors[h], alpha=0.2, lw=0)
             if not data.coop and r.x == "players":
                 ax.plot(xs, [100.0 / x for x in xs], ls="--", color="black", lw=0.9,
                         label="fair share")
             ax.set_xticks(xs)
-            ax.set_xlabel(axis_label(r.x))
+            ax.set_xlabel(data.axis_label(r.x))
             ax.set_ylabel(data.rate_label)
             ax.set_ylim(0, y_top)
             ax.grid(alpha=0.3)
             if r.panel:
-                ax.set_title(f"{r.panel} = {fmt_value(pv)}", fontsize=9)
-            ax.legend(title=axis_label(r.hue) if r.hue else None, fontsize=7.5,
+                ax.set_title(data.setting(r.panel, pv), fontsize=9)
+            ax.legend(title=data.axis_label(r.hue) if r.hue else None, fontsize=7.5,
                       title_fontsize=8)
         for j in range(len(panels), nr * nc):
             axs[j // nc][j % nc].axis("off")
-        title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by {axis_name(r.x)}" + (
-            f" ({_combo_text(combo)})" if combo else "")
+        title = (f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by "
+                 f"{data.axis_name(r.x)}" + (f" ({data.combo_text(combo)})" if combo else ""))
         fig.suptitle(title, fontsize=11)
         name = "chart-winrate" + (f"-{_suffix(combo)}" if combo else "") + ".png"
         cap = data.caption("Shaded bands are 95% Wilson intervals"
                            + ("; dashed lines mark a fair share (1 / players)"
                               if not data.coop else ""))
-        _save(fig, out / name, cap)
+        _save(fig, out / name)
         charts.append(Chart(name, title, cap, f"{data.rate_label} against {r.x}"))
     return charts
 
@@ -358,17 +386,18 @@ def outcome_chart(data: ChartData, out: Path) -> list[Chart]:
         for j, name in enumerate(losses):
             vals = np.array([100 * r[f"p_{name}"] if r is not None else np.nan for r in rows])
             ax.barh(y, np.nan_to_num(vals), left=left, color=colors(j % 8), height=0.75,
-                    label=name if i == 0 else None)
+                    label=textwrap.fill(f"{name}: {outcome_text(data.words, name)}", 34)
+                    if i == 0 else None)
             left += np.nan_to_num(vals)
         top = max(top, float(left.max()) * 1.08)
-        labels = [", ".join(fmt_value(v) for v in c.values()) or "all" for c in combos]
+        labels = [", ".join(data.label(k, v) for k, v in c.items()) or "all" for c in combos]
         ax.set_yticks(y, labels, fontsize=7 if n > 20 else 8)
         ax.set_ylim(n - 0.4, -0.6)
         ax.set_xlabel("share of games lost (%)")
-        ax.set_ylabel(", ".join(axis_label(k) for k in others) if others else "")
+        ax.set_ylabel(", ".join(data.axis_label(k) for k in others) if others else "")
         ax.grid(axis="x", alpha=0.3)
         if facet:
-            ax.set_title(f"{facet} = {fmt_value(fv)}", fontsize=9)
+            ax.set_title(data.setting(facet, fv), fontsize=9)
     for i in range(len(facet_vals)):
         axs[i // nc][i % nc].set_xlim(0, min(100.0, top))
     for j in range(len(facet_vals), nr * nc):
@@ -379,7 +408,7 @@ def outcome_chart(data: ChartData, out: Path) -> list[Chart]:
     fig.suptitle(title, fontsize=11)
     cap = data.caption("Each bar's length is the loss rate; its segments split it by how the "
                        "game was lost (outcomes " + ", ".join(losses) + ")")
-    _save(fig, out / "chart-outcomes.png", cap)
+    _save(fig, out / "chart-outcomes.png")
     return [Chart("chart-outcomes.png", title, cap, "Stacked bars of the causes of loss")]
 
 
@@ -394,6 +423,14 @@ def _pooled_hist(rows: pd.DataFrame) -> np.ndarray:
         if h.sum() > 0:
             acc[: len(h)] += h / h.sum()
     return acc / len(hists)
+
+
+def _turns_per_round(rows: pd.DataFrame) -> int | None:
+    """The turns in a round when every one of ``rows`` has the same (None otherwise)."""
+    if "turns_per_round" not in rows or rows.empty:
+        return None
+    values = set(rows["turns_per_round"].dropna().astype(int))
+    return values.pop() if len(values) == 1 and min(values) > 0 else None
 
 
 def length_chart(data: ChartData, out: Path) -> list[Chart]:
@@ -426,21 +463,29 @@ def length_chart(data: ChartData, out: Path) -> list[Chart]:
             if hist.size == 0:
                 continue
             ax.stairs(100 * hist, np.arange(hist.size + 1) - 0.5, color=colors[h], lw=1.4,
-                      label=fmt_value(hv) if hue_key else "all cells")
+                      label=data.label(hue_key, hv) if hue_key else "all cells")
         ax.set_xlabel("game length (turns)")
         ax.set_ylabel("share of games (%)")
         ax.grid(alpha=0.3)
+        per_round = _turns_per_round(data.select(**({panel_key: pv} if panel_key else {})))
+        if per_round:  # the same lengths in rounds (every player's turn once), on top
+            ax.secondary_xaxis("top", functions=(lambda t, k=per_round: t / k,
+                                                 lambda r, k=per_round: r * k)) \
+                .set_xlabel("rounds", fontsize=8)
         if panel_key:
-            ax.set_title(f"{panel_key} = {fmt_value(pv)}", fontsize=9)
-        ax.legend(title=axis_label(hue_key) if hue_key else None, fontsize=7.5,
+            ax.set_title(data.setting(panel_key, pv), fontsize=9)
+        ax.legend(title=data.axis_label(hue_key) if hue_key else None, fontsize=7.5,
                   title_fontsize=8)
     for j in range(len(panels), nr * nc):
         axs[j // nc][j % nc].axis("off")
     title = f"{data.m['game_title']}: distribution of game length"
     fig.suptitle(title, fontsize=11)
-    note = ("Cells pooled over " + ", ".join(pooled) + " with equal weight") if pooled else ""
+    note = ("Cells pooled over " + ", ".join(data.axis_name(k) for k in pooled)
+            + " with equal weight") if pooled else ""
+    if data.words.get("turn"):
+        note += ("; " if note else "") + data.words["turn"]
     cap = data.caption(note)
-    _save(fig, out / "chart-length.png", cap)
+    _save(fig, out / "chart-length.png")
     return [Chart("chart-length.png", title, cap, "Distribution of game length in turns")]
 
 
@@ -485,7 +530,7 @@ def seat_chart(data: ChartData, out: Path) -> list[Chart]:
     ax.set_title(title, fontsize=11)
     cap = data.caption("Error bars are 95% Wilson intervals; seat 0 plays first unless "
                        "first_player says otherwise")
-    _save(fig, out / "chart-seats.png", cap)
+    _save(fig, out / "chart-seats.png")
     return [Chart("chart-seats.png", title, cap, "Win rate of each seat")]
 
 
@@ -526,7 +571,7 @@ def strategy_bar_chart(labels: list[str], rates: list[tuple[float, float, float]
     ax.grid(axis="y", alpha=0.3)
     ax.legend(title=legend, fontsize=8)
     ax.set_title(title, fontsize=11)
-    _save(fig, path, caption)
+    _save(fig, path)
 
 
 def _rates_by(data: ChartData, key: str) -> tuple[list, list[str] | None, list[str]]:
@@ -544,7 +589,7 @@ def _rates_by(data: ChartData, key: str) -> tuple[list, list[str] | None, list[s
             vals.append((row[rate], row[lo], row[hi]) if row is not None
                         else (np.nan, np.nan, np.nan))
         per_group.append(vals)
-    return per_group, ([_combo_text(c) for c in combos] if others else None), others
+    return per_group, ([data.combo_text(c) for c in combos] if others else None), others
 
 
 def strategy_chart(data: ChartData, out: Path) -> list[Chart]:
@@ -570,41 +615,98 @@ def category_chart(data: ChartData, out: Path) -> list[Chart]:
     key = r.hue
     values = data.axes[key]
     per_group, groups, others = _rates_by(data, key)
-    name = axis_name(key)
+    name = data.axis_name(key)
     title = f"{data.m['game_title']}: {data.rate_label.split(' (')[0]} by {name}"
     cap = data.caption("Error bars are 95% Wilson intervals")
-    strategy_bar_chart([fmt_value(v) for v in values], per_group if groups else per_group[0],
+    strategy_bar_chart([data.label(key, v) for v in values], per_group if groups else per_group[0],
                        out / "chart-settings.png", title, data.rate_label, cap, groups,
                        ", ".join(others) if others else None, legend=name)
     return [Chart("chart-settings.png", title, cap, f"Bar chart of win rates by {name}")]
 
 
 def baseline_chart(data: ChartData, comparisons: list[dict], out: Path) -> list[Chart]:
-    """Paired differences from the baseline cells (dots with 95% intervals)."""
+    """Paired differences from the baseline cells (dots with 95% intervals), as small
+    multiples: one panel per value of a swept setting (the Great Old One, say), a row per
+    combination of the others (player count), a colour per non-baseline value (Hard, Madness)."""
     if not comparisons or len(comparisons) > MAX_BARS:
         return []
-    n = len(comparisons)
-    fig, ax = plt.subplots(figsize=(7.5, 2.2 + 0.26 * n), constrained_layout=True)
-    y = np.arange(n)
-    d = np.array([100 * c["diff"] for c in comparisons])
-    lo = np.array([100 * c["lo"] for c in comparisons])
-    hi = np.array([100 * c["hi"] for c in comparisons])
-    ax.errorbar(d, y, xerr=[d - lo, hi - d], fmt="o", color="#1f77b4", ms=4, capsize=2,
-                label="paired difference, 95% interval")
-    ax.axvline(0, color="black", lw=0.8, label="no difference")
-    ax.set_yticks(y, [c["label"] for c in comparisons], fontsize=7 if n > 20 else 8)
-    ax.invert_yaxis()
-    base = ", ".join(f"{k} = {fmt_value(v)}" for k, v in data.m["report"]["baseline"].items())
-    ax.set_xlabel(f"difference in {data.rate_label.split(' (')[0]} from baseline "
-                  "(percentage points)")
-    ax.set_ylabel("cell (swept settings)")
-    ax.grid(axis="x", alpha=0.3)
-    ax.legend(fontsize=8, loc="best")
-    title = f"{data.m['game_title']}: change from the baseline ({base})"
-    ax.set_title(title, fontsize=11)
+    base = data.m["report"]["baseline"]
+    base_keys = list(base)
+    cells = data.m["cells"]
+    multi = [k for k, v in data.axes.items() if len(v) > 1]
+    others = [k for k in multi if k not in base_keys]
+
+    def values(c: dict) -> dict[str, Any]:
+        return cells[int(c["cell"])]["values"]
+
+    def key_of(v: dict[str, Any], keys: list[str]) -> str:
+        return json.dumps([v.get(k) for k in keys])
+
+    hue_vals: list[list[Any]] = []
+    for c in comparisons:
+        hv = [values(c)[k] for k in base_keys]
+        if hv not in hue_vals:
+            hue_vals.append(hv)
+    panel_key = None
+    if len(comparisons) > 12 and len(others) > 1:
+        small = [k for k in others if len(data.axes[k]) <= 6]
+        prefer = ([k for k in (data.roles.heat or ()) if k in small]
+                  + [k for k in small if not _numeric(data.axes[k])] + small)
+        panel_key = prefer[0] if prefer else None
+    row_keys = [k for k in others if k != panel_key]
+    rows = data.combos(row_keys)
+    row_index = {key_of(r, row_keys): i for i, r in enumerate(rows)}
+    panels = data.axes[panel_key] if panel_key else [None]
+    nr, nc = _grid(len(panels))
+    n_h = len(hue_vals)
+    height = 0.9 + (0.5 + 0.22 * len(rows) * max(1.0, n_h / 1.6)) * nr
+    fig, axs = plt.subplots(nr, nc, figsize=(1.8 + 3.3 * nc, height), squeeze=False,
+                            sharex=True, sharey=True, constrained_layout=True)
+    colors = _colors(n_h) if n_h > 1 else ["#1f77b4"]
+    step = 0.7 / n_h
+    for i, pv in enumerate(panels):
+        ax = axs[i // nc][i % nc]
+        for h, hv in enumerate(hue_vals):
+            ys, d, lo, hi = [], [], [], []
+            for c in comparisons:
+                v = values(c)
+                if panel_key and json.dumps(v.get(panel_key)) != json.dumps(pv):
+                    continue
+                if [v[k] for k in base_keys] != hv:
+                    continue
+                ys.append(row_index[key_of(v, row_keys)] + (h - (n_h - 1) / 2) * step)
+                d.append(100 * c["diff"])
+                lo.append(100 * c["lo"])
+                hi.append(100 * c["hi"])
+            if not ys:
+                continue
+            d_, lo_, hi_ = np.array(d), np.array(lo), np.array(hi)
+            ax.errorbar(d_, ys, xerr=[d_ - lo_, hi_ - d_], fmt="o", color=colors[h], ms=3.5,
+                        capsize=2, lw=1.1,
+                        label=", ".join(data.label(k, x) for k, x in zip(base_keys, hv,
+                                                                         strict=True)))
+        ax.axvline(0, color="black", lw=0.8)
+        ax.set_yticks(range(len(rows)), [data.combo_text(r) for r in rows], fontsize=8)
+        ax.set_ylim(len(rows) - 0.5, -0.5)
+        ax.grid(axis="x", alpha=0.3)
+        if panel_key:
+            ax.set_title(data.setting(panel_key, pv), fontsize=9)
+    for j in range(len(panels), nr * nc):
+        axs[j // nc][j % nc].axis("off")
+    base_text = ", ".join(data.setting(k, v) for k, v in base.items())
+    fig.supxlabel(f"difference in {data.rate_label.split(' (')[0]} from the baseline "
+                  f"({base_text}), percentage points", fontsize=9)
+    handles, labels = axs[0][0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, title=", ".join(data.axis_name(k) for k in base_keys)
+                   + " (95% intervals)", fontsize=8, title_fontsize=8,
+                   loc="outside right upper")
+    title = f"{data.m['game_title']}: change from the baseline ({base_text})"
+    fig.suptitle(title, fontsize=11)
     cap = data.caption("Each cell is compared with the cell that has the baseline's values and "
-                       "the same other settings, over the same playouts (common random numbers)")
-    _save(fig, out / "chart-baseline.png", cap)
+                       "the same other settings, over the same playouts (common random "
+                       "numbers); the black line is no difference")
+    _save(fig, out / "chart-baseline.png")
     return [Chart("chart-baseline.png", title, cap, "Paired differences from the baseline")]
 
 

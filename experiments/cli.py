@@ -1,24 +1,97 @@
-"""The ``cthulhu-sim`` command line."""
+"""The ``cthulhu-sim`` command line.
+
+Every mistake in what is typed ends in one ``error:`` line on stderr (exit status 2), the
+tool's own checks and the command-line parser's alike; nothing is written before the input
+is checked.  Game shortcuts (``--players``, ``--goo`` ...) are not written into the commands:
+each game declares its own (``Game.shortcuts``) and every command that takes a GAME gets the
+options of every registered game, each accepted only for the games that declare it.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import functools
+import inspect
+import math
+import re
+import sys
+import textwrap
 import time
-from typing import Annotated
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
+
+try:  # typer 0.2x vendors its own click; earlier versions use click itself
+    from typer._click import exceptions as _cx
+except ImportError:  # pragma: no cover - depends on the typer installed
+    from click import exceptions as _cx
 
 from experiments.jsonout import json_text
-from simcore.game import DEFAULT_BATCH
+from experiments.limits import MAX_BENCH_SECONDS, MAX_DASK_LOCAL, MAX_GAMES, MAX_INDEX, MAX_SEED
+from experiments.outdir import OutDirError
+from simcore.game import DEFAULT_BATCH, Game, GameKind, Shortcut
 from simcore.registry import game_names, get_game
 from simcore.rules_data import RulesError
 
+
+# ---- one style for every error ------------------------------------------------------------
+def _usage_line(exc: _cx.ClickException) -> str:
+    """A parser error as one line, in the words of the tool's own errors."""
+    ctx = getattr(exc, "ctx", None)
+    where = f"`{ctx.command_path} --help`" if ctx is not None else "`cthulhu-sim --help`"
+    if isinstance(exc, _cx.MissingParameter):
+        text = exc.format_message().rstrip(".").replace("'", "")
+        return f"{text[:1].lower()}{text[1:]}; {where} says what it takes"
+    if isinstance(exc, _cx.BadParameter):
+        text = exc.format_message()  # "Invalid value for '--games': ..." (or "... value: ...")
+        m = re.match(r"(?:Invalid value for (.+?)|Invalid value): (.*)", text, re.S)
+        if m:
+            hint = (m[1] or "").replace("'", "").replace('"', "") or "a value"
+            return f"{hint}: {' '.join(m[2].split())}"
+        return " ".join(text.split())
+    if isinstance(exc, _cx.NoSuchOption):
+        close = f" (did you mean {', '.join(exc.possibilities)}?)" if exc.possibilities else ""
+        return f"no such option {exc.option_name}{close}; {where} lists the options"
+    if isinstance(exc, _cx.UsageError):
+        text = " ".join(exc.format_message().rstrip(".").split())
+        text = re.sub(r"\. Did you mean (.+?)\??$", r" (did you mean \1?)", text)
+        return f"{text[:1].lower()}{text[1:]}; {where} says what it takes"
+    return exc.format_message()
+
+
+class OneLineErrors(TyperGroup):
+    """Typer's group with the parser's errors printed as the tool's own ``error:`` lines
+    (instead of boxed panels) and a Ctrl-C ending in one line."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True,
+             **extra):  # noqa: ANN001 - click's signature
+        try:
+            code = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                                standalone_mode=False, **extra)
+        except _cx.ClickException as exc:
+            if type(exc).__name__ == "NoArgsIsHelpError":  # the bare command: its help
+                typer.echo(exc.ctx.get_help())
+                sys.exit(0)
+            typer.echo(f"error: {_usage_line(exc)}", err=True)
+            sys.exit(exc.exit_code)
+        except typer.Abort:
+            typer.echo("\ninterrupted", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
 app = typer.Typer(
+    cls=OneLineErrors,
     help="Monte Carlo balance simulator for Cthulhu tabletop games.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
+
 
 def _version(value: bool) -> None:
     if value:
@@ -39,22 +112,6 @@ def _root(
     """Monte Carlo balance simulator for Cthulhu tabletop games."""
 
 
-GameArg = Annotated[str, typer.Argument(metavar="GAME", help="Game: " + ", ".join(game_names()))]
-SetOpt = Annotated[
-    list[str] | None,
-    typer.Option("--set", "-s", metavar="KEY=VALUE",
-        help="Override a rules-data value: key=value (repeatable)."),
-]
-SeedOpt = Annotated[int, typer.Option(metavar="N",
-    min=0, help="Seed; playout i uses stream (seed, i).")]
-StrategyOpt = Annotated[str | None, typer.Option(metavar="NAME",
-    help="Strategy name (see `games`).")]
-RulesOpt = Annotated[str | None, typer.Option("--rules", metavar="FILE",
-    help="Use this rules data file.")]
-ThreadsOpt = Annotated[int | None, typer.Option(metavar="N",
-    min=1, help="Worker threads (default: all).")]
-
-
 def fail(message: str, code: int = 2) -> None:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(code)
@@ -66,8 +123,143 @@ def cannot_write(exc: OSError, target: object) -> None:
     fail(f"cannot write {where}: {exc.strerror or exc}")
 
 
-def shortcut_overrides(game: str, sets: list[str] | None, **shortcuts) -> list[str]:
-    """--players/--goo/--difficulty become key=value overrides (checked like any other)."""
+def message(exc: Exception) -> str:
+    return str(exc.args[0]) if isinstance(exc, KeyError) and exc.args else str(exc)
+
+
+# ---- numbers with ceilings ----------------------------------------------------------------
+def _bounded(lo: int, hi: int, what: str, advice: str = "") -> Callable[[int | None], Any]:
+    def check(value: int | None) -> int | None:
+        if value is None:
+            return value
+        if value < lo:
+            raise typer.BadParameter(f"{value:,} is below {lo:,} ({what})")
+        if value > hi:
+            raise typer.BadParameter(f"{value:,} is above the largest allowed, {hi:,} ({what})"
+                                     + (f"; {advice}" if advice else ""))
+        return value
+    return check
+
+
+_games = _bounded(1, MAX_GAMES, "games one command plays",
+                  "for more, pool runs of different seeds (`cthulhu-sim pool`)")
+_seed = _bounded(0, MAX_SEED, "seeds are 0 to 2**63 - 1")
+_index = _bounded(0, MAX_INDEX, "playout indices are 0 to 2**63 - 1")
+_positive = _bounded(1, 2**31 - 1, "a count")
+
+
+def _threads(value: int | None) -> int | None:
+    if value is not None and value < 1:
+        raise typer.BadParameter(f"{value} is below 1 (worker threads)")
+    return value
+
+
+def _seconds(value: float) -> float:
+    if not math.isfinite(value):
+        raise typer.BadParameter(f"{value} is not a number of seconds; give one from 0.1 to "
+                                 f"{MAX_BENCH_SECONDS:g}")
+    if not 0.1 <= value <= MAX_BENCH_SECONDS:
+        raise typer.BadParameter(f"{value:g} is outside 0.1 to {MAX_BENCH_SECONDS:g} seconds "
+                                 "of play per entry")
+    return value
+
+
+def _dask_local(value: int | None) -> int | None:
+    return _bounded(1, MAX_DASK_LOCAL, "local worker processes")(value)
+
+
+def _strategy(value: str | None) -> str | None:
+    if value is not None and not value.strip():
+        raise typer.BadParameter("an empty name; leave the option out for the game's default "
+                                 "strategy (`cthulhu-sim games GAME` lists them)")
+    return value
+
+
+GameArg = Annotated[str, typer.Argument(metavar="GAME", help="Game: " + ", ".join(game_names()))]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option("--set", "-s", metavar="KEY=VALUE",
+        help="Override a rules-data value: key=value (repeatable)."),
+]
+SeedOpt = Annotated[int, typer.Option(metavar="N", callback=_seed,
+    help="Seed (0 to 2**63 - 1); playout i uses stream (seed, i).")]
+GamesHelp = "Number of playouts (at most 1,000,000,000)."
+StrategyOpt = Annotated[str | None, typer.Option(metavar="NAME", callback=_strategy,
+    help="Strategy name (see `games`).")]
+RulesOpt = Annotated[str | None, typer.Option("--rules", metavar="FILE",
+    help="Use this rules data file.")]
+ThreadsOpt = Annotated[int | None, typer.Option(metavar="N", callback=_threads,
+    help="Worker threads (default: all; more than the cores are clamped).")]
+QuietOpt = Annotated[bool, typer.Option("--quiet", "-q", metavar="", help="No progress bar.")]
+JsonOpt = Annotated[bool, typer.Option("--json", metavar="", help="One JSON object on stdout.")]
+OverwriteOpt = Annotated[bool, typer.Option(metavar="",
+    help="Replace results of this tool in --out (only files it wrote).")]
+
+
+# ---- game shortcuts, from the games themselves --------------------------------------------
+SHORTCUT_PANEL = "Game shortcuts (each stands for --set KEY=VALUE)"
+
+
+def shortcut_table() -> dict[str, list[tuple[Game, Shortcut]]]:
+    """Option name to the games that declare it (and what it sets in each), over every
+    registered game."""
+    table: dict[str, list[tuple[Game, Shortcut]]] = {}
+    for name in game_names():
+        g = get_game(name)
+        for option, sc in g.shortcuts.items():
+            table.setdefault(option, []).append((g, sc))
+    return table
+
+
+SHORTCUTS = shortcut_table()
+
+
+def _shortcut_help(option: str) -> str:
+    return " ".join(f"{g.name}: {sc.help or 'sets ' + sc.key}" + ("" if (sc.help or "")
+                    .endswith(".") else ".") for g, sc in SHORTCUTS[option])
+
+
+def _shortcuts_epilog() -> str:
+    parts = []
+    for name in game_names():
+        g = get_game(name)
+        opts = ", ".join(f"--{o} {sc.metavar}" for o, sc in g.shortcuts.items()) or "none"
+        parts.append(f"{name}: {opts}")
+    return "Game shortcuts by game: " + "; ".join(parts) + "."
+
+
+def with_shortcuts(fn: Callable) -> Callable:
+    """Give a command that takes a GAME one option per game shortcut (the union over every
+    registered game, so a new game's shortcuts appear with no edit here); the command gets
+    them as ``shortcuts={option: value or None}``."""
+    sig = inspect.signature(fn, eval_str=True)
+    params = [p for p in sig.parameters.values() if p.name != "shortcuts"]
+    extra = []
+    for option, users in SHORTCUTS.items():
+        metavars = sorted({sc.metavar for _, sc in users})
+        extra.append(inspect.Parameter(
+            f"shortcut__{option.replace('-', '_')}", inspect.Parameter.KEYWORD_ONLY,
+            default=None,
+            annotation=Annotated[str | None, typer.Option(
+                f"--{option}", metavar="|".join(metavars), help=_shortcut_help(option),
+                rich_help_panel=SHORTCUT_PANEL, show_default=False)]))
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        shortcuts = {option: kwargs.pop(f"shortcut__{option.replace('-', '_')}", None)
+                     for option in SHORTCUTS}
+        return fn(*args, shortcuts=shortcuts, **kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=params + extra)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params + extra}
+    return wrapper
+
+
+def shortcut_overrides(game: str, sets: list[str] | None,
+                       shortcuts: dict[str, str | None] | None = None, **named: Any
+                       ) -> list[str]:
+    """Shortcut options become key=value overrides (checked like any other); an option the
+    game does not declare is an error naming the ones it does."""
     g = get_game(game)
     out = list(sets or [])
     seen: dict[str, str] = {}
@@ -77,27 +269,44 @@ def shortcut_overrides(game: str, sets: list[str] | None, **shortcuts) -> list[s
         if seen.get(key, text) != text:
             fail(f"--set {key} is given twice ({seen[key]} and {text})")
         seen[key] = text
-    for name, value in shortcuts.items():
+    given = {**(shortcuts or {}), **named}
+    for name, value in given.items():
         if value is None:
             continue
         shortcut = g.shortcuts.get(name)
         if shortcut is None:
-            fail(f"--{name} does not apply to {g.name}")
+            allowed = ", ".join(f"--{o}" for o in g.shortcuts) or "none"
+            fail(f"--{name} does not apply to {g.name}; its shortcuts: {allowed} (or --set "
+                 f"KEY=VALUE with a key of `cthulhu-sim games {g.name}`)")
         key = shortcut.key
-        if key in seen and seen[key] != str(value):
+        text = str(value).strip()
+        if key in seen and seen[key] != text:
             fail(f"--{name} {value} and --set {key}={seen[key]} disagree")
-        out.append(f"{key}={value}")
+        out.append(f"{key}={text}")
     return out
+
+
+# ---- games --------------------------------------------------------------------------------
+def kind_text(kind: GameKind) -> str:
+    """A game's kind in words: ``cooperative, hidden information, not searchable, rules
+    checker, callback style``."""
+    return ", ".join([
+        "cooperative" if kind.cooperative else "competitive",
+        "perfect information" if kind.perfect_information else "hidden information",
+        "searchable" if kind.searchable else "not searchable",
+        "rules checker" if kind.has_checker else "no rules checker",
+        f"{kind.style} style",
+    ])
 
 
 @app.command()
 def games(
     game: Annotated[str | None, typer.Argument(
-        metavar="GAME", help="Show every key of this game.")] = None,
+        metavar="GAME", help="Show every key of this game, with what it means.")] = None,
     json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print JSON.")] = False,
 ) -> None:
-    """The games, their settings with defaults and sources, and their strategies."""
-    from experiments.comparison import set_text
+    """The games, their kind, settings with defaults and sources, and their strategies."""
+    from experiments.text import set_text
     from strategies import registry
 
     names = [game] if game else game_names()
@@ -106,14 +315,16 @@ def games(
         try:
             g = get_game(name)
         except KeyError as exc:
-            fail(str(exc.args[0]))
+            fail(message(exc))
         rules = g.default_rules()
         keys = rules.entries if game else {k: e for k, e in rules.entries.items() if "." not in k}
         payload[g.name] = {
             "title": g.title,
-            "kind": "cooperative" if g.cooperative else "competitive",
+            "kind": dataclasses.asdict(g.kind),
             "rules_file": str(rules.path),
             "sources": rules.source_counts(),
+            "shortcuts": {o: {"key": sc.key, "metavar": sc.metavar, "help": sc.help}
+                          for o, sc in g.shortcuts.items()},
             "strategies": {n: _first_paragraph(s.description)
                            for n, s in registry.specs(g.name).items()},
             "strategy_params": {n: {k: _param_info(prm) for k, prm in s.params.items()}
@@ -126,10 +337,14 @@ def games(
         typer.echo(json_text(payload))
         return
     for name, info in payload.items():
+        g = get_game(name)
         src = info["sources"]
-        typer.echo(f"{name}: {info['title']} ({info['kind']})")
+        typer.echo(f"{name}: {info['title']} ({kind_text(g.kind)})")
         typer.echo(f"  rules data: {info['rules_file']}  ({src['rulebook']} rulebook, "
                    f"{src['public']} public, {src['assumed']} assumed)")
+        typer.echo("  shortcuts: " + (", ".join(
+            f"--{o} {sc['metavar']} (= --set {sc['key']}=...)"
+            for o, sc in info["shortcuts"].items()) or "none"))
         typer.echo("  strategies: " + ", ".join(
             f"{n}{' (default)' if n == info['default_strategy'] else ''}"
             for n in info["strategies"]))
@@ -139,11 +354,16 @@ def games(
                 for k, prm in info["strategy_params"][n].items():
                     typer.echo(f"      strategy.{k} = {set_text(prm['default'])} {prm['allowed']}: "
                                f"{prm['help']}")
-        typer.echo("  " + ("keys" if game else "settings") + " (key = default [source] allowed):")
+        typer.echo("  " + ("keys" if game else "settings") + " (key = default [source] allowed"
+                   + ("; then what it means" if game else "") + "):")
         for k, e in info["settings"].items():
             typer.echo(f"    {k} = {set_text(e['default'])} [{e['source']}] {e['allowed']}")
+            if game and e["note"]:
+                typer.echo(textwrap.fill(" ".join(e["note"].split()), width=100,
+                                         initial_indent=" " * 8, subsequent_indent=" " * 8))
         if not game:
-            typer.echo(f"  (`cthulhu-sim games {name}` lists every rules-data key)")
+            typer.echo(f"  (`cthulhu-sim games {name}` lists every rules-data key, with "
+                       "what it means)")
         typer.echo("")
 
 
@@ -160,36 +380,78 @@ def _param_info(prm) -> dict:
     return {"default": prm.shown(prm.default), "allowed": allowed, "help": prm.help}
 
 
-@app.command()
+# ---- run, trace, compare, check -----------------------------------------------------------
+def _claim(out: str | None, kind: str, overwrite: bool) -> tuple[bool, str]:
+    """Check ``--out`` before anything is played; (whether the folder was made here, the
+    state: "new" or "same")."""
+    from experiments.outdir import claim
+
+    if out is None:
+        return False, "new"
+    try:
+        state = claim(out, kind, overwrite)
+    except OutDirError as exc:
+        fail(str(exc))
+    if state == "same" and not overwrite:
+        fail(f"--out {out}: already holds results of the same kind; give another folder, or "
+             "--overwrite to replace them")
+    made = not Path(out).exists()
+    try:  # find out now, not after the games, that the folder cannot be written
+        Path(out).mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        cannot_write(exc, out)
+    return made, state
+
+
+def _unmake(out: str | None, made: bool) -> None:
+    if out is not None and made:
+        with contextlib.suppress(OSError):
+            Path(out).rmdir()  # the folder made above, still empty
+
+
+@app.command(epilog=_shortcuts_epilog())
+@with_shortcuts
 def run(
     game: GameArg,
-    games: Annotated[int, typer.Option(metavar="N", min=1, help="Number of playouts.")] = 100_000,
+    games: Annotated[int, typer.Option(metavar="N", callback=_games, help=GamesHelp)] = 100_000,
     seed: SeedOpt = 1,
-    players: Annotated[int | None, typer.Option(metavar="N", help="Player count.")] = None,
-    goo: Annotated[str | None, typer.Option(metavar="NAME", help="Great Old One (tec).")] = None,
-    difficulty: Annotated[str | None, typer.Option(metavar="LEVEL",
-        help="normal, hard, madness (tec).")] = None,
     set_: SetOpt = None,
     strategy: StrategyOpt = None,
     rules: RulesOpt = None,
     threads: ThreadsOpt = None,
-    json_out: Annotated[bool, typer.Option("--json", metavar="",
-        help="One JSON object on stdout.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
-        help="No progress bar.")] = False,
+    out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR", help=(
+        "Also keep the run here: summary.json, every playout (playouts.parquet), "
+        "results.csv, report.md (for `pool`)."))] = None,
+    overwrite: OverwriteOpt = False,
+    json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
+    shortcuts: dict | None = None,
 ) -> None:
     """Play one configuration and report win rates with 95% intervals."""
-    from experiments.runner import TooManyGamesError, format_summary
-    from experiments.runner import run as run_game
+    from experiments.runfolder import save_run
+    from experiments.runner import TooManyGamesError, format_summary, run_config, set_threads
 
     try:
         get_game(game)
-        overrides = shortcut_overrides(game, set_, players=players, goo=goo,
-                                       difficulty=difficulty)
-        result = run_game(game, overrides, strategy, games=games, seed=seed, threads=threads,
-                          quiet=quiet, rules_path=rules, announce=not (quiet or json_out))
+        overrides = shortcut_overrides(game, set_, shortcuts)
+        config = get_game(game).configure(overrides, strategy, rules)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    made, _ = _claim(out, "run", overwrite)
+    set_threads(threads, say=True)
+    try:
+        result = run_config(config, games, seed, quiet=quiet,
+                            announce=not (quiet or json_out))
     except (RulesError, KeyError, TooManyGamesError) as exc:
-        fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
+        _unmake(out, made)
+        fail(message(exc))
+    if out:
+        try:
+            save_run(result, out, overwrite=True)  # (claimed above)
+        except OutDirError as exc:
+            fail(str(exc))
+        except OSError as exc:
+            cannot_write(exc, out)
     summary = result.summary()
     if json_out:
         typer.echo(json_text(summary))
@@ -197,44 +459,158 @@ def run(
         typer.echo(format_summary(summary))
 
 
-@app.command()
+@app.command(epilog=_shortcuts_epilog())
+@with_shortcuts
 def trace(
     game: GameArg,
     seed: SeedOpt = 1,
-    index: Annotated[int, typer.Option(metavar="N",
-        min=0, help="Playout index within the run.")] = 0,
-    players: Annotated[int | None, typer.Option(metavar="N", help="Player count.")] = None,
-    goo: Annotated[str | None, typer.Option(metavar="NAME", help="Great Old One (tec).")] = None,
-    difficulty: Annotated[str | None, typer.Option(metavar="LEVEL",
-        help="normal, hard, madness (tec).")] = None,
+    index: Annotated[int, typer.Option(metavar="N", callback=_index,
+        help="Playout index within the run (0 to 2**63 - 1).")] = 0,
     set_: SetOpt = None,
     strategy: StrategyOpt = None,
     rules: RulesOpt = None,
     check_: Annotated[bool, typer.Option(
         "--check", metavar="",
-            help="Run the rules checker at every step (games with `check`).")] = False,
+            help="Run the rules checker at every step (games with one).")] = False,
+    shortcuts: dict | None = None,
 ) -> None:
     """Replay one game (playout INDEX of run SEED) turn by turn, in plain words."""
     from experiments.runner import announce_compile
 
     try:
         g = get_game(game)
-        if check_ and not g.has_checker:
+        if check_ and not g.kind.has_checker:
             fail(f"{g.name} has no rules checker, so --check does not apply")
-        overrides = shortcut_overrides(game, set_, players=players, goo=goo,
-                                       difficulty=difficulty)
+        overrides = shortcut_overrides(game, set_, shortcuts)
         config = g.configure(overrides, strategy, rules)
     except (RulesError, KeyError) as exc:
-        fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
+        fail(message(exc))
     announce_compile(g.name)
     typer.echo(g.trace(config, seed, index, check=check_))
 
 
+@app.command(epilog=_shortcuts_epilog())
+@with_shortcuts
+def compare(
+    game: GameArg,
+    strategies: Annotated[str, typer.Option(metavar="NAMES",
+        help="Comma-separated strategies, e.g. random,heuristic.")],
+    games: Annotated[int, typer.Option(metavar="N", callback=_games,
+        help="Games per strategy (at most 1,000,000,000).")] = 100_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    rules: RulesOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[str | None, typer.Option(
+        "--out", "-o", metavar="DIR",
+            help="Also write compare.json, a bar chart and a report here.")] = None,
+    overwrite: OverwriteOpt = False,
+    json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
+    shortcuts: dict | None = None,
+) -> None:
+    """Play each strategy on the same seeds: win rates and paired differences."""
+    from experiments.comparison import compare as run_compare
+    from experiments.runner import TooManyGamesError, set_threads
+
+    names = [s.strip() for s in strategies.split(",")]
+    if any(not s for s in names):
+        fail(f"--strategies {strategies!r}: an empty name in the list; give names separated "
+             "by commas, e.g. random,heuristic")
+    try:
+        get_game(game)
+        overrides = shortcut_overrides(game, set_, shortcuts)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    try:  # every strategy and setting is checked before --out is touched
+        from experiments.comparison import check_strategies
+
+        check_strategies(game, names, overrides, rules)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    made, _ = _claim(out, "compare", overwrite)
+    set_threads(threads, say=True)
+    try:
+        result = run_compare(game, names, overrides, games=games, seed=seed,
+                             rules_path=rules, quiet=quiet, announce=not (quiet or json_out))
+    except (RulesError, KeyError, TooManyGamesError) as exc:
+        _unmake(out, made)
+        fail(message(exc))
+    if out:
+        try:
+            result.write(out, overwrite=True)  # (claimed above)
+        except OutDirError as exc:
+            fail(str(exc))
+        except OSError as exc:
+            cannot_write(exc, out)
+    if json_out:
+        typer.echo(json_text(result.summary()))
+    else:
+        typer.echo(result.format())
+
+
+@app.command(epilog=_shortcuts_epilog())
+@with_shortcuts
+def check(
+    game: GameArg,
+    games: Annotated[int, typer.Option(metavar="N", callback=_games,
+        help="Games to play under the checker (at most 1,000,000,000).")] = 10_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    strategy: StrategyOpt = None,
+    rules: RulesOpt = None,
+    threads: ThreadsOpt = None,
+    json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
+    shortcuts: dict | None = None,
+) -> None:
+    """Play games under the game's rules checker; exit 1 on any violation or stuck game."""
+    from experiments.runner import announce_compile, progress_bar, set_threads
+
+    try:
+        g = get_game(game)
+        if not g.kind.has_checker:
+            fail(f"{g.name} has no rules checker (games that have one: " + (", ".join(
+                     n for n in game_names() if get_game(n).kind.has_checker) or "none yet")
+                 + ")")
+        overrides = shortcut_overrides(game, set_, shortcuts)
+        config = g.configure(overrides, strategy, rules)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    set_threads(threads, say=True)
+    if not (quiet or json_out):
+        announce_compile(g.name)
+    bar = progress_bar(games, quiet or json_out, f"{g.name} check")
+    try:
+        result = g.check(config, games=games, seed=seed,
+                         progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    result = dict(result)
+    bad = sum(int(result.get(k, 0) or 0) for k in ("violations", "stuck", "illegal_answers"))
+    if json_out:
+        typer.echo(json_text(result))
+    else:
+        typer.echo(f"{g.title} rules check - strategy {config.strategy.name}, "
+                   f"{int(result.get('games', games)):,} games, seed {seed}")
+        for k, v in result.items():
+            if k in ("games", "seed", "first_violation"):
+                continue
+            typer.echo(f"  {k.replace('_', ' ')}: {v}")
+        if result.get("first_violation"):
+            typer.echo(f"  first violation: {result['first_violation']}")
+        typer.echo("  result: " + ("FAILED" if bad else "ok"))
+    if bad:
+        raise typer.Exit(1)
+
+
+# ---- bench --------------------------------------------------------------------------------
 @app.command()
 def bench(
     json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print JSON.")] = False,
-    seconds: Annotated[float, typer.Option(metavar="SECONDS",
-        min=0.1, help="Seconds of play per entry.")] = 3.0,
+    seconds: Annotated[float, typer.Option(metavar="SECONDS", callback=_seconds,
+        help=f"Seconds of play per entry (0.1 to {MAX_BENCH_SECONDS:g}).")] = 3.0,
     game: Annotated[list[str] | None, typer.Option(metavar="GAME",
         help="Only these games.")] = None,
     threads: ThreadsOpt = None,
@@ -249,7 +625,7 @@ def bench(
     from experiments.strategy_cost import split_line, strategy_cost
     from strategies import registry
 
-    set_threads(threads)
+    set_threads(threads, say=True)
     results: dict[str, dict] = {}
     chosen = game or game_names()
     for name in chosen:
@@ -296,6 +672,7 @@ def bench(
         typer.echo(json_text(results))
 
 
+# ---- sweeps and reports -------------------------------------------------------------------
 @app.command()
 def sweep(
     spec: Annotated[str, typer.Argument(
@@ -305,40 +682,40 @@ def sweep(
     resume: Annotated[bool, typer.Option(metavar="",
         help="Finish the sweep begun in --out, skipping finished cells.")] = False,
     overwrite: Annotated[bool, typer.Option(metavar="",
-        help="Discard a previous sweep in --out.")] = False,
+        help="Discard a previous sweep in --out (only files a sweep writes).")] = False,
     records: Annotated[bool, typer.Option(
         "--records", metavar="", help="Also keep every playout's full record (Parquet).")] = False,
     scheduler: Annotated[str | None, typer.Option(metavar="ADDRESS",
         help="Run on the Dask cluster at this scheduler address (tcp://HOST:8786).")] = None,
     dask_local: Annotated[int | None, typer.Option(
-        "--dask-local", metavar="N",
-            min=1, help="Run on a local Dask cluster of N worker processes.")
+        "--dask-local", metavar="N", callback=_dask_local,
+            help=f"Run on a local Dask cluster of N worker processes (1 to {MAX_DASK_LOCAL}).")
     ] = None,
-    chunk: Annotated[int, typer.Option(metavar="N",
-        min=1, help="Playouts per task (results do not depend on it).")] = 8192,
+    chunk: Annotated[int, typer.Option(metavar="N", callback=_positive,
+        help="Playouts per task (results do not depend on it).")] = 8192,
     threads: ThreadsOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
-        help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
     no_report: Annotated[bool, typer.Option("--no-report", metavar="",
         help="Skip the report.")] = False,
 ) -> None:
     """Run a sweep: every combination of the spec's axes, resumable, with a report."""
-    from pathlib import Path
-
     from experiments.distributed import ClusterStartError
     from experiments.report import format_sweep
-    from experiments.runner import TooManyGamesError
+    from experiments.runner import TooManyGamesError, set_threads
     from experiments.spec import SpecError, SweepSpec
-    from experiments.store import SweepDirError
     from experiments.sweep import run_sweep
 
     if scheduler and dask_local:
         fail("give --scheduler or --dask-local, not both")
+    if resume and overwrite:
+        fail("give --resume or --overwrite, not both")
     try:
         parsed = SweepSpec.load(spec)
     except SpecError as exc:
         fail(str(exc))
     target = out or str(Path("reports") / Path(spec).stem)
+    if threads:
+        set_threads(threads, say=True)
     done = [0]
     try:
         result = run_sweep(parsed, target, resume=resume, overwrite=overwrite,
@@ -346,7 +723,7 @@ def sweep(
                            threads=threads, records=True if records else None,
                            progress=not quiet, report=not no_report,
                            on_cell=lambda i: done.__setitem__(0, done[0] + 1))
-    except (SweepDirError, SpecError, ClusterStartError, TooManyGamesError) as exc:
+    except (OutDirError, SpecError, ClusterStartError, TooManyGamesError) as exc:
         fail(str(exc))
     except OSError as exc:
         cannot_write(exc, target)
@@ -360,18 +737,28 @@ def sweep(
 @app.command()
 def report(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A sweep's output folder.")],
+    csv: Annotated[bool, typer.Option("--csv", metavar="",
+        help="Print the results (one row per cell) as CSV on stdout instead.")] = False,
 ) -> None:
-    """Rebuild a sweep's report (Markdown, HTML and charts) from its saved results."""
+    """Rebuild a sweep's report (Markdown, HTML, charts, results.csv) from its saved
+    results."""
     from experiments.report import build_report, format_sweep
-    from experiments.store import SweepDirError
     from experiments.sweep import load_sweep
 
     try:
         result = load_sweep(folder)
-    except (FileNotFoundError, SweepDirError) as exc:
+    except (FileNotFoundError, OutDirError) as exc:
         fail(str(exc))
+    if csv:
+        frame = result.results.copy()
+        if "turns_hist" in frame:
+            frame["turns_hist"] = [";".join(str(int(x)) for x in h) for h in frame["turns_hist"]]
+        typer.echo(frame.to_csv(index=False), nl=False)
+        return
     try:
         build_report(result)
+    except OutDirError as exc:
+        fail(str(exc))
     except OSError as exc:
         cannot_write(exc, folder)
     except ValueError as exc:  # nothing to report yet
@@ -380,120 +767,61 @@ def report(
 
 
 @app.command()
-def compare(
-    game: GameArg,
-    strategies: Annotated[str, typer.Option(metavar="NAMES",
-        help="Comma-separated strategies, e.g. random,heuristic.")],
-    games: Annotated[int, typer.Option(metavar="N", min=1, help="Games per strategy.")] = 100_000,
-    seed: SeedOpt = 1,
-    players: Annotated[int | None, typer.Option(metavar="N", help="Player count.")] = None,
-    goo: Annotated[str | None, typer.Option(metavar="NAME", help="Great Old One (tec).")] = None,
-    difficulty: Annotated[str | None, typer.Option(metavar="LEVEL",
-        help="normal, hard, madness (tec).")] = None,
-    set_: SetOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option(
-        "--out", "-o", metavar="DIR",
-            help="Also write compare.json, a bar chart and a report here.")] = None,
-    json_out: Annotated[bool, typer.Option("--json", metavar="",
-        help="One JSON object on stdout.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
-        help="No progress bar.")] = False,
+def pool(
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...",
+        help="Folders written by `run --out` (or by an earlier pool).")],
+    out: Annotated[str, typer.Option("--out", "-o", metavar="DIR",
+        help="Folder for the pooled run.")],
+    overwrite: OverwriteOpt = False,
+    json_out: JsonOpt = False,
 ) -> None:
-    """Play each strategy on the same seeds: win rates and paired differences."""
-    from pathlib import Path
+    """Pool runs of the same settings played with different seeds into one run (refusing
+    runs that share playouts or differ in settings)."""
+    from experiments.runfolder import pool_runs
+    from experiments.runner import TooManyGamesError, format_summary
 
-    from experiments.comparison import compare as run_compare
-    from experiments.runner import TooManyGamesError
-
-    made = out is not None and not Path(out).exists()
-    if out:
-        try:  # find out now, not after the games, that the folder cannot be written
-            Path(out).mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            cannot_write(exc, out)
+    if any(Path(r).resolve() == Path(out).resolve() for r in runs):
+        fail(f"--out {out}: is one of the runs being pooled; give a new folder")
     try:
-        get_game(game)
-        overrides = shortcut_overrides(game, set_, players=players, goo=goo,
-                                       difficulty=difficulty)
-        result = run_compare(game, strategies, overrides, games=games, seed=seed,
-                             rules_path=rules, threads=threads, quiet=quiet,
-                             announce=not (quiet or json_out))
-    except (RulesError, KeyError, TooManyGamesError) as exc:
-        if made:
-            with contextlib.suppress(OSError):
-                Path(out).rmdir()  # the folder made above, still empty
-        fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
-    if out:
-        try:
-            result.write(out)
-        except OSError as exc:
-            cannot_write(exc, out)
-    if json_out:
-        typer.echo(json_text(result.summary()))
-    else:
-        typer.echo(result.format())
+        summary = pool_runs(runs, out, overwrite=overwrite)
+    except (OutDirError, RulesError, KeyError, TooManyGamesError) as exc:
+        fail(message(exc))
+    except OSError as exc:
+        cannot_write(exc, out)
+    typer.echo(json_text(summary) if json_out else format_summary(summary))
+
+
+@app.command("list")
+def list_(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="Where to look.")] = ".",
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print JSON.")] = False,
+) -> None:
+    """The results under a folder: every sweep, comparison, run and pool, with its game,
+    cells, games and date."""
+    from experiments.catalog import format_listing, list_folders
+
+    try:
+        rows = list_folders(folder)
+    except OutDirError as exc:
+        fail(str(exc))
+    typer.echo(json_text(rows) if json_out else format_listing(rows))
 
 
 @app.command()
-def check(
-    game: GameArg,
-    games: Annotated[int, typer.Option(metavar="N",
-        min=1, help="Games to play under the checker.")] = 10_000,
-    seed: SeedOpt = 1,
-    players: Annotated[int | None, typer.Option(metavar="N", help="Player count.")] = None,
-    goo: Annotated[str | None, typer.Option(metavar="NAME", help="Great Old One (tec).")] = None,
-    difficulty: Annotated[str | None, typer.Option(metavar="LEVEL",
-        help="normal, hard, madness (tec).")] = None,
-    set_: SetOpt = None,
-    strategy: StrategyOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    json_out: Annotated[bool, typer.Option("--json", metavar="",
-        help="One JSON object on stdout.")] = False,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
-        help="No progress bar.")] = False,
+def diff(
+    a: Annotated[str, typer.Argument(metavar="A", help="A sweep's folder.")],
+    b: Annotated[str, typer.Argument(metavar="B", help="Another sweep of the same game.")],
+    json_out: JsonOpt = False,
 ) -> None:
-    """Play games under the game's rules checker; exit 1 on any violation or stuck game."""
-    from experiments.runner import announce_compile, progress_bar, set_threads
+    """Two sweeps of the same game cell by cell (B minus A), paired where they share seeds:
+    e.g. a rules variant against the default."""
+    from experiments.catalog import diff_sweeps, format_diff
 
     try:
-        g = get_game(game)
-        if not g.has_checker:
-            fail(f"{g.name} has no rules checker (games that have one: " + (", ".join(
-                     n for n in game_names() if get_game(n).has_checker) or "none yet") + ")")
-        overrides = shortcut_overrides(game, set_, players=players, goo=goo,
-                                       difficulty=difficulty)
-        config = g.configure(overrides, strategy, rules)
-    except (RulesError, KeyError) as exc:
-        fail(str(exc.args[0]) if isinstance(exc, KeyError) else str(exc))
-    set_threads(threads)
-    if not (quiet or json_out):
-        announce_compile(g.name)
-    bar = progress_bar(games, quiet or json_out, f"{g.name} check")
-    try:
-        result = g.check(config, games=games, seed=seed,
-                         progress=bar.update if bar is not None else None)
-    finally:
-        if bar is not None:
-            bar.close()
-    result = dict(result)
-    bad = sum(int(result.get(k, 0) or 0) for k in ("violations", "stuck", "illegal_answers"))
-    if json_out:
-        typer.echo(json_text(result))
-    else:
-        typer.echo(f"{g.title} rules check - strategy {config.strategy.name}, "
-                   f"{int(result.get('games', games)):,} games, seed {seed}")
-        for k, v in result.items():
-            if k in ("games", "seed", "first_violation"):
-                continue
-            typer.echo(f"  {k.replace('_', ' ')}: {v}")
-        if result.get("first_violation"):
-            typer.echo(f"  first violation: {result['first_violation']}")
-        typer.echo("  result: " + ("FAILED" if bad else "ok"))
-    if bad:
-        raise typer.Exit(1)
+        d = diff_sweeps(a, b)
+    except (FileNotFoundError, OutDirError) as exc:
+        fail(str(exc))
+    typer.echo(json_text(d) if json_out else format_diff(d))
 
 
 TEC_SPEC = "tec-balance.toml"
@@ -502,26 +830,22 @@ TEC_OUT = "reports/tec-balance"
 
 @app.command()
 def main(
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", metavar="",
-        help="No progress bar.")] = False,
+    quiet: QuietOpt = False,
     out: Annotated[str, typer.Option("--out", "-o", metavar="DIR",
         help="Report folder (Tiny Epic Cthulhu).")
                    ] = TEC_OUT,
 ) -> None:
     """The main job (`make run`): the Tiny Epic Cthulhu balance sweep (every Great Old One x
     difficulty x player count) with its report."""
-    from pathlib import Path
-
     from experiments.report import format_sweep
     from experiments.runner import TooManyGamesError
     from experiments.spec import SpecError
-    from experiments.store import SweepDirError
     from experiments.sweep import run_sweep
 
     spec = Path(__file__).with_name("specs") / TEC_SPEC
     try:
         result = run_sweep(spec, out, resume="auto", progress=not quiet)
-    except (SpecError, SweepDirError, TooManyGamesError) as exc:
+    except (SpecError, OutDirError, TooManyGamesError) as exc:
         fail(str(exc))
     except OSError as exc:
         cannot_write(exc, out)
@@ -532,11 +856,5 @@ def main(
     typer.echo(format_sweep(result))
 
 
-def main_entry() -> None:  # pragma: no cover - python -m experiments.cli
-    from experiments.__main__ import main
-
-    main()
-
-
 if __name__ == "__main__":  # pragma: no cover - python -m experiments.cli
-    main_entry()
+    app()

@@ -27,21 +27,10 @@ from experiments.stats import (
     paired_rate_difference,
     wilson,
 )
+from experiments.text import set_text, settings_text
 from simcore.registry import get_game
 
-
-def set_text(value: Any) -> str:
-    """``value`` as ``--set key=VALUE`` reads it back: ``true``, ``0.5``, ``expert,beginner``,
-    a TOML-quoted string or list where a bare one would read differently."""
-    from experiments.spec import _python_scalars
-    from simcore.replay import set_value_text
-
-    return set_value_text(_python_scalars(value))
-
-
-def settings_text(settings: Mapping[str, Any]) -> str:
-    """Settings as ``key=value`` pairs in ``--set`` syntax."""
-    return ", ".join(f"{k}={set_text(v)}" for k, v in settings.items())
+__all__ = ["Comparison", "Pair", "compare", "set_text", "settings_text"]
 
 
 def headline_name(cooperative: bool) -> str:
@@ -51,7 +40,7 @@ def headline_name(cooperative: bool) -> str:
 def run_hits(result: RunResult) -> np.ndarray:
     """Per playout: did the team win (cooperative), or seat 0 (competitive)?"""
     f = result.frame
-    return headline_hits(result.game.cooperative, f["outcome"].to_numpy(),
+    return headline_hits(result.game.kind.cooperative, f["outcome"].to_numpy(),
                          f["winner"].to_numpy())
 
 
@@ -132,14 +121,23 @@ class Comparison:
                      f"{sum(summ['rules_sources'].values())} values are assumed")
         return "\n".join(lines)
 
-    def write(self, out: str | Path) -> list[Path]:
-        """``compare.json``, a bar chart with intervals and a small report in ``out``."""
+    def write(self, out: str | Path, overwrite: bool = False) -> list[Path]:
+        """``compare.json``, a bar chart with intervals and a small report in ``out``, with a
+        manifest that marks the folder as a comparison of this tool.  A folder holding
+        anything else is refused (see :func:`experiments.outdir.claim`); a previous
+        comparison there is replaced only with ``overwrite``."""
         from experiments.charts import strategy_bar_chart
         from experiments.jsonout import json_text
+        from experiments.outdir import OutDirError, claim, clear, stamp
         from experiments.report import Doc
-        from experiments.store import write_text
+        from experiments.store import write_json, write_text
 
         out = Path(out)
+        if claim(out, "compare", overwrite) == "same":
+            if not overwrite:
+                raise OutDirError(f"--out {out}: already holds a comparison; give another "
+                                  "folder, or --overwrite to replace it")
+            clear(out, "compare")
         out.mkdir(parents=True, exist_ok=True)
         paths = [write_text(out / "compare.json",
                             json_text(self.summary()) + "\n")]
@@ -168,7 +166,33 @@ class Comparison:
         paths.append(write_text(out / "report.md", doc.markdown()))
         paths.append(write_text(out / "report.html",
                                 doc.html(title, {chart.name: chart.read_bytes()})))
+        write_json(out / "manifest.json", {  # last: the folder is whole
+            **stamp("compare"), "game": self.game, "title": title,
+            "strategies": self.strategies, "games": self.games, "seed": self.seed,
+            "settings": self.settings})
         return paths + [chart]
+
+
+def check_strategies(game: str, strategies: Sequence[str],
+                     overrides: Mapping[str, Any] | Iterable[str] | None = None,
+                     rules_path: str | None = None) -> list:
+    """The configuration of each strategy to compare, every one checked (two or more,
+    none repeated, each known, the settings valid for each); a RulesError otherwise."""
+    from simcore.rules_data import RulesError, parse_overrides
+    from strategies import registry
+
+    g = get_game(game)
+    strategies = list(strategies)
+    if len(strategies) < 2:
+        given = f"only {strategies[0]!r}" if strategies else "none"
+        raise RulesError(f"strategies: {given} given, so there is nothing to compare; give two "
+                         "or more, comma-separated, from " + ", ".join(registry.names(g.name)))
+    flat = parse_overrides(overrides)
+    configs = [g.configure(flat, s, rules_path) for s in strategies]
+    names = [c.strategy.name for c in configs]
+    if len(set(names)) != len(names):
+        raise RulesError(f"repeated strategy in {', '.join(strategies)}")
+    return configs
 
 
 def compare(
@@ -185,22 +209,14 @@ def compare(
     """Play each strategy on the same seed; rates with Wilson intervals and, for every pair,
     paired differences.  The Python twin of ``cthulhu-sim compare``.  ``announce`` prints a
     line on stderr before each strategy compiles."""
-    from simcore.rules_data import RulesError, parse_overrides
+    from simcore.rules_data import parse_overrides
 
     if isinstance(strategies, str):
         strategies = [s.strip() for s in strategies.split(",") if s.strip()]
-    strategies = list(strategies)
     g = get_game(game)
-    if len(strategies) < 2:
-        from strategies import registry
-
-        given = f"only {strategies[0]!r}" if strategies else "none"
-        raise RulesError(f"strategies: {given} given, so there is nothing to compare; give two "
-                         "or more, comma-separated, from " + ", ".join(registry.names(g.name)))
-    if len(set(strategies)) != len(strategies):
-        raise RulesError(f"repeated strategy in {', '.join(strategies)}")
     flat = parse_overrides(overrides)
-    configs = [g.configure(flat, s, rules_path) for s in strategies]  # validate all first
+    configs = check_strategies(g.name, strategies, flat, rules_path)  # validate all first
+    strategies = [c.strategy.name for c in configs]
     check_memory(g, games, runs=len(configs), what=f"each of {len(configs)} strategies")
     results = [run_config(c, games, seed, threads=threads, quiet=quiet,
                           announce=announce and f"{g.name} {c.strategy.name}") for c in configs]
@@ -211,5 +227,5 @@ def compare(
         pairs.append(Pair(strategies[i], strategies[j], paired_rate_difference(hits[j], hits[i]),
                           paired_difference(results[j].frame["turns"].to_numpy(),
                                             results[i].frame["turns"].to_numpy())))
-    return Comparison(g.name, g.title, bool(g.cooperative), strategies, games, seed, flat,
+    return Comparison(g.name, g.title, bool(g.kind.cooperative), strategies, games, seed, flat,
                       results, rates, pairs)

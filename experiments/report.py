@@ -14,7 +14,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.spec import fmt_value
+from experiments.labels import (
+    cell_text,
+    outcome_text,
+    setting_name,
+    setting_text,
+    value_label,
+    words_of,
+)
 from experiments.stats import (
     Rate,
     fmt_rate,
@@ -24,7 +31,7 @@ from experiments.stats import (
     paired_rate_difference,
 )
 from experiments.stats import headline as stats_headline
-from experiments.store import RULES_COPY, write_parquet, write_text
+from experiments.store import RULES_COPY, write_csv, write_json, write_parquet, write_text
 
 
 # ---- a tiny document model, rendered as Markdown and as HTML ----------------------------
@@ -182,8 +189,8 @@ def baseline_comparisons(result) -> list[dict[str, Any]]:
             if c["index"] in kept:
                 out.append(kept[c["index"]])
             continue
-        pa = result.playouts(c["index"], ["outcome", "winner", "turns"])
-        pb = result.playouts(b["index"], ["outcome", "winner", "turns"])
+        pa = result.playouts(c["index"], ["outcome", "winner", "turns"])  # (checked: a
+        pb = result.playouts(b["index"], ["outcome", "winner", "turns"])  # damaged one is named)
         n = min(len(pa), len(pb))
         ia = headline_indicator(m, pa)[:n]
         ib = headline_indicator(m, pb)[:n]
@@ -201,23 +208,26 @@ def overview(result) -> tuple[list[str], list[list[str]]]:
     from experiments.charts import ChartData
 
     m = result.manifest
+    words = words_of(m)
     data = ChartData(m, result.results)
     prefix, _ = headline(m)
     x = data.roles.x
     others = [k for k, v in data.axes.items() if len(v) > 1 and k != x]
     if x is None:
-        headers = (others or ["cell"]) + ["games", "rate ±95%"]
+        headers = ([setting_name(words, k) for k in others] or ["cell"]) + ["games", "rate ±95%"]
         rows = []
         for combo in data.combos(others):
             row = data.one(**combo)
             if row is None:
                 continue
             r = _rate(row, prefix)
-            key = [fmt_value(v) for v in combo.values()] if others else [row["label"]]
+            key = ([value_label(words, k, v) for k, v in combo.items()] if others
+                   else [row["label"]])
             rows.append(key + [f"{int(row['games']):,}",
                                f"{100 * r.rate:.1f} ±{100 * half_width(r):.1f}"])
         return headers, rows
-    headers = others + [f"{x}={fmt_value(v)}" for v in data.axes[x]]
+    headers = [setting_name(words, k) for k in others] + [
+        f"{setting_name(words, x)} {value_label(words, x, v)}" for v in data.axes[x]]
     rows = []
     for combo in data.combos(others):
         cells = []
@@ -228,7 +238,7 @@ def overview(result) -> tuple[list[str], list[list[str]]]:
             else:
                 r = _rate(row, prefix)
                 cells.append(f"{100 * r.rate:.1f} ±{100 * half_width(r):.1f}")
-        rows.append([fmt_value(v) for v in combo.values()] + cells)
+        rows.append([value_label(words, k, v) for k, v in combo.items()] + cells)
     return headers, rows
 
 
@@ -285,8 +295,156 @@ def reproduce_note(root: Path) -> str:
             "`results.parquet` has the same results:")
 
 
+RARE = 0.01  # an outcome at most this common in every cell is a finding of its own
+
+
+def _cell_values(m: dict, cell: int) -> dict[str, Any]:
+    """The swept values of cell ``cell`` that vary across the sweep."""
+    multi = {k for k, v in m["axes"].items() if len(v) > 1}
+    values = m["cells"][cell]["values"]
+    return {k: v for k, v in values.items() if k in multi}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _span(lo: float, hi: float) -> str:
+    """A range of shares, ``0.0-0.1%``, or one share when both ends agree."""
+    a, b = f"{100 * lo:.1f}", f"{100 * hi:.1f}"
+    return f"{a}%" if a == b else f"{a}-{b}%"
+
+
+def outcome_findings(m: dict, df: pd.DataFrame) -> list[str]:
+    """What the outcomes say across the sweep: those that never happen, those that stay
+    rare in every cell."""
+    words = words_of(m)
+    out = []
+    n_cells = len(df)
+    games = int(df["games"].sum())
+    for o in m["outcomes"][1:] if m["cooperative"] else m["outcomes"]:
+        col = f"p_{o}"
+        if col not in df or (not m["cooperative"] and o == m["outcomes"][0]):
+            continue
+        shares = df[col].astype(float)
+        counts = df[f"n_{o}"].astype(int) if f"n_{o}" in df else None
+        what = f"`{o}` — {outcome_text(words, o)} —"
+        if counts is not None and int(counts.sum()) == 0:
+            out.append(f"Never happens: {what} in none of the {games:,} games of the "
+                       f"{n_cells} cells.")
+        elif float(shares.max()) <= RARE and counts is not None:
+            seen = int((counts > 0).sum())
+            out.append(f"Rare in every cell: {what} {_span(shares.min(), shares.max())} of "
+                       f"games ({int(counts.sum()):,} of {games:,} in all; in {seen} of "
+                       f"{n_cells} cells it happens at all). A rule that almost never "
+                       "decides a game is worth a look.")
+    return out
+
+
+def identical_findings(m: dict, df: pd.DataFrame) -> list[str]:
+    """Axis values that play exactly the same games (every cell's outcome counts and mean
+    length equal), e.g. a solo game whose two characters play like the 2-player game."""
+    words = words_of(m)
+    axes = {k: v for k, v in m["axes"].items() if len(v) > 1}
+    by_values = {json.dumps(_cell_values(m, int(c)), sort_keys=True): row
+                 for c, (_, row) in zip(df["cell"], df.iterrows(), strict=True)}
+    keys = [f"n_{o}" for o in m["outcomes"] if f"n_{o}" in df] + ["games", "turns_mean"]
+    out = []
+    for key, values in axes.items():
+        for i, a in enumerate(values):
+            for b in values[i + 1:]:
+                pairs = 0
+                same = True
+                for _, row in df.iterrows():
+                    v = _cell_values(m, int(row["cell"]))
+                    if v.get(key) != a:
+                        continue
+                    other = by_values.get(json.dumps({**v, key: b}, sort_keys=True))
+                    if other is None:
+                        continue
+                    pairs += 1
+                    if any(row[k] != other[k] for k in keys):
+                        same = False
+                        break
+                if same and pairs:
+                    out.append(f"{setting_name(words, key)} {value_label(words, key, a)} and "
+                               f"{value_label(words, key, b)} give identical results in all "
+                               f"{pairs} cell pairs (the same games are played).")
+    return out
+
+
+def findings(result, comps: list[dict[str, Any]]) -> list[str]:
+    """A few sentences drawn from the results: the hardest and easiest cells, how much each
+    swept setting moves the headline rate, the largest paired differences, outcomes that
+    never (or hardly ever) happen, and settings that change nothing."""
+    m = result.manifest
+    df = result.results
+    words = words_of(m)
+    prefix, name = headline(m)
+    rate_col = f"{prefix}_rate" if f"{prefix}_rate" in df else prefix
+    out = []
+    if len(df) > 1:
+        rates = df[rate_col].astype(float)
+        lo_row = df.loc[rates.idxmin()]
+        hi_row = df.loc[rates.idxmax()]
+
+        def where(row: pd.Series) -> str:
+            return cell_text(words, _cell_values(m, int(row["cell"])))
+
+        def rate(row: pd.Series) -> str:
+            return f"{fmt_rate(_rate(row, prefix), 1)}"
+
+        if m["cooperative"]:
+            out.append(f"Hardest cell: {where(lo_row)} ({name} {rate(lo_row)}); easiest: "
+                       f"{where(hi_row)} ({rate(hi_row)}).")
+        else:
+            out.append(f"Lowest {name}: {where(lo_row)} ({rate(lo_row)}); highest: "
+                       f"{where(hi_row)} ({rate(hi_row)}).")
+        spans = []
+        for key, values in m["axes"].items():
+            if len(values) < 2:
+                continue
+            means = []
+            for v in values:
+                sel = [float(r[rate_col]) for _, r in df.iterrows()
+                       if json.dumps(m["cells"][int(r["cell"])]["values"].get(key))
+                       == json.dumps(v)]
+                if sel:
+                    means.append((float(np.mean(sel)), v))
+            if len(means) > 1:
+                (a, va), (b, vb) = min(means, key=lambda t: t[0]), max(means, key=lambda t: t[0])
+                spans.append((b - a, f"by {setting_name(words, key)} from {_pct(a)} "
+                              f"({setting_text(words, key, va)}) to {_pct(b)} "
+                              f"({setting_text(words, key, vb)})"))
+        if spans:
+            spans.sort(key=lambda t: -t[0])
+            out.append(f"Averaged over the other settings, the {name} ranges "
+                       + "; ".join(text for _, text in spans) + " (largest range first).")
+    if comps:
+        base = ", ".join(setting_text(words, k, v)
+                         for k, v in m["report"]["baseline"].items())
+        top = sorted(comps, key=lambda c: -abs(c["diff"]))[:3]
+        parts = [f"{cell_text(words, _cell_values(m, int(c['cell'])))}: "
+                 f"{100 * c['diff']:+.1f} points [{100 * c['lo']:+.1f}, {100 * c['hi']:+.1f}]"
+                 for c in top]
+        unclear = sum(1 for c in comps if c["lo"] <= 0 <= c["hi"])
+        out.append(f"Largest paired differences from the baseline ({base}): "
+                   + "; ".join(parts) + "."
+                   + (f" {unclear} of {len(comps)} differences are too small to tell from no "
+                      "difference (their interval holds 0)." if unclear else
+                      f" Every one of the {len(comps)} differences is clear of 0."))
+    out += outcome_findings(m, df)
+    out += identical_findings(m, df)
+    if "rounds_mean" in df and len(df):
+        out.append(f"Games last {df['turns_mean'].min():.1f} to {df['turns_mean'].max():.1f} "
+                   f"turns on average ({df['rounds_mean'].min():.1f} to "
+                   f"{df['rounds_mean'].max():.1f} rounds).")
+    return out
+
+
 def build_report(result) -> list[Path]:
-    """Write ``report.md``, ``report.html`` and the charts into the sweep's folder."""
+    """Write ``report.md``, ``report.html``, the charts and ``results.csv`` into the sweep's
+    folder."""
     from experiments.charts import all_charts
 
     m = result.manifest
@@ -295,23 +453,43 @@ def build_report(result) -> list[Path]:
     if len(df) == 0:
         raise ValueError(f"no cell of the sweep in {root} has finished yet: finish it with "
                          "--resume before building its report")
+    words = words_of(m)
     comps = baseline_comparisons(result)
     if comps:
         write_parquet(root / "comparisons.parquet", pd.DataFrame(comps))
     else:  # a previous report's comparisons (the spec's baseline was since removed)
         (root / "comparisons.parquet").unlink(missing_ok=True)
+    write_csv(root / "results.csv", df)
     charts = all_charts(m, df, root, comps)
-    drawn = {c.file for c in charts}
-    for old in root.glob("chart-*.png"):  # charts this sweep no longer draws
-        if old.name not in drawn:
+    drawn = [c.file for c in charts]
+    # charts this sweep drew before and draws no more (only the tool's own: those its
+    # manifest lists, or any chart-*.png of a sweep from before manifests listed them)
+    before = m.get("charts")
+    if isinstance(before, list):
+        old_charts = [root / f for f in before if isinstance(f, str) and "/" not in f]
+    elif "tool" in m:  # a sweep begun (or begun afresh) since manifests list charts: none yet
+        old_charts = []
+    else:  # a sweep from before: every chart-*.png beside it is its own
+        old_charts = list(root.glob("chart-*.png"))
+    for old in old_charts:
+        if old.name not in drawn and old.name.startswith("chart-"):
             old.unlink(missing_ok=True)
+    if m.get("charts") != drawn and (root / "manifest.json").exists():
+        m["charts"] = drawn
+        write_json(root / "manifest.json", m)
     prefix, name = headline(m)
     doc = Doc()
     doc.h(1, m["title"])
     if m.get("description"):
         doc.p(m["description"])
+    found = findings(result, comps)
+    if found:
+        doc.h(2, "Findings")
+        doc.ul(found)
     total = int(df["games"].sum()) if len(df) else 0
-    axes_text = "; ".join(f"`{k}` = {', '.join(fmt_value(v) for v in vals)}"
+    axes_text = "; ".join(f"{setting_name(words, k)}"
+                          + (f" (`{k}`)" if setting_name(words, k) != k else "") + " = "
+                          + ", ".join(value_label(words, k, v) for v in vals)
                           for k, vals in m["axes"].items()) or "nothing (one cell)"
     src = m["rules_sources"]
     n_values = sum(src.values())
@@ -326,11 +504,16 @@ def build_report(result) -> list[Path]:
         f"**Games:** {m['games_text']}; {total:,} games played in all, seed {m['seed']}"
         + (f"; the widest 95% interval is ±{100 * df['halfwidth'].max():.2f} points"
            if len(df) else ""),
+        "**Outcomes:** " + "; ".join(f"`{o}`: {outcome_text(words, o)}"
+                                     for o in m["outcomes"]),
+    ]
+    if words.get("turn"):
+        items.append(f"**Game length:** in turns: {words['turn']}")
+    items.append(
         f"**Rules data:** {assumed} of the {n_values} rules-data values behind these results "
         f"are `assumed` ({src.get('rulebook', 0)} from the rulebook, {src.get('public', 0)} "
         "public)" + (f"; the sweep itself sets {len(set_assumed)} assumed value(s): "
-                     + ", ".join(f"`{k}`" for k in set_assumed) if set_assumed else ""),
-    ]
+                     + ", ".join(f"`{k}`" for k in set_assumed) if set_assumed else ""))
     if len(df) < len(m["cells"]):
         items.append(f"**Incomplete:** {len(df)} of {len(m['cells'])} cells are finished; "
                      "run the sweep again with `--resume`")
@@ -340,7 +523,7 @@ def build_report(result) -> list[Path]:
     doc.p(f"{name.capitalize()} in percent, ± how far its 95% interval reaches from it in "
           "percentage points (the longer side: near 0% a Wilson interval is lopsided).")
     headers, rows = overview(result)
-    n_keys = sum(1 for h in headers if "=" not in h and h not in ("games", "rate ±95%"))
+    n_keys = len(headers) - _figure_columns(rows) if rows else 0
     doc.table(headers, rows, right=set(range(n_keys, len(headers))))
 
     if charts:
@@ -350,14 +533,15 @@ def build_report(result) -> list[Path]:
             doc.img(c.file, c.title, c.caption, c.alt)
 
     if comps:
-        base = ", ".join(f"{k} = {fmt_value(v)}"
+        base = ", ".join(setting_text(words, k, v)
                          for k, v in m["report"]["baseline"].items())
         doc.h(2, f"Differences from the baseline ({base})")
         doc.p(f"Paired over the same playouts: each cell against the cell with {base} and "
               "the same other settings. Differences in percentage points (pts) and turns, with "
               "95% intervals; an interval that excludes 0 is a real difference.")
         doc.table(["cell", "baseline", "games", f"{name} difference", "length difference"],
-                  [[c["label"], c["baseline"], f"{c['n']:,}",
+                  [[cell_text(words, _cell_values(m, int(c["cell"]))),
+                    cell_text(words, _cell_values(m, int(c["baseline_cell"]))), f"{c['n']:,}",
                     f"{100 * c['diff']:+.2f} pts [{100 * c['lo']:+.2f}, {100 * c['hi']:+.2f}]",
                     f"{c['turns_diff']:+.2f} turns [{c['turns_lo']:+.2f}, {c['turns_hi']:+.2f}]"]
                    for c in comps], right={2, 3, 4})
@@ -365,17 +549,18 @@ def build_report(result) -> list[Path]:
     doc.h(2, "Every cell")
     outcomes = m["outcomes"]
     axes_multi = [k for k, v in m["axes"].items() if len(v) > 1]
-    head = axes_multi + ["games", f"{name} [95% CI]"]
+    rounds = "rounds_mean" in df
+    head = [setting_name(words, k) for k in axes_multi] + ["games", f"{name} [95% CI]"]
     if m["cooperative"]:
         head += [f"{o}" for o in outcomes[1:]]
     else:
         max_seats = int(df["n_seats"].max()) if len(df) else 0
         head += [f"seat {s}" for s in range(1, max_seats)]
         head += [o for o in outcomes[1:]]
-    head += ["turns mean", "p50", "p90"]
+    head += ["turns mean", "p50", "p90"] + (["rounds mean"] if rounds else [])
     rows = []
     for _, row in df.iterrows():
-        r = [fmt_value(row[k]) for k in axes_multi]
+        r = [value_label(words, k, row[k]) for k in axes_multi]
         r += [f"{int(row['games']):,}", fmt_rate(_rate(row, prefix))]
         if m["cooperative"]:
             r += [f"{100 * row[f'p_{o}']:.1f}%" for o in outcomes[1:]]
@@ -385,11 +570,15 @@ def build_report(result) -> list[Path]:
                 r.append("-" if v is None or v != v else fmt_rate(_rate(row, f"seat{s}")))
             r += [f"{100 * row[f'p_{o}']:.2f}%" for o in outcomes[1:]]
         r += [f"{row['turns_mean']:.1f}", f"{row['turns_p50']:.0f}", f"{row['turns_p90']:.0f}"]
+        if rounds:
+            r.append(f"{row['rounds_mean']:.1f}")
         rows.append(r)
     doc.table(head, rows, right=set(range(len(axes_multi), len(head))))
-    if m["cooperative"] and len(outcomes) > 1:
-        doc.p("Outcome columns are shares of all games: " + ", ".join(
-            f"`{o}`" for o in outcomes[1:]) + " are the ways the game is lost.")
+    shown = outcomes[1:]
+    doc.p("Outcome columns are shares of all games: " + "; ".join(
+        f"`{o}`: {outcome_text(words, o)}" for o in shown) + "."
+        + (" They are the ways the game is lost." if m["cooperative"] else "")
+        + (f" Turns: {words['turn']}." if words.get("turn") else ""))
 
     doc.h(2, "Method")
     doc.p("Every cell plays playouts 0, 1, 2 ... of the same seed, and playout i draws its "
@@ -412,3 +601,15 @@ def build_report(result) -> list[Path]:
     paths.append(write_text(root / "report.html", doc.html(m["title"], images)))
     paths += [root / c.file for c in charts]
     return paths
+
+
+def _figure_columns(rows: list[list[str]]) -> int:
+    """How many trailing columns of the overview hold figures (everything after the keys)."""
+    first = rows[0]
+    n = 0
+    for cell in reversed(first):
+        if cell == "-" or re.fullmatch(r"[\d.,]+( ±[\d.]+)?", str(cell)):
+            n += 1
+        else:
+            break
+    return n

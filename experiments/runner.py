@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 import time
 from collections.abc import Iterable, Mapping
@@ -109,11 +110,18 @@ class RunResult:
         return summarize(self.config, self.frame, self.seed, self.playouts_per_s)
 
 
-def set_threads(threads: int | None) -> None:
+def set_threads(threads: int | None, say: bool = False) -> None:
+    """Use ``threads`` worker threads, at most as many as numba has here (its thread pool is
+    one per core unless NUMBA_NUM_THREADS says otherwise); ``say``: tell on stderr when the
+    request is clamped."""
     if threads:
         import numba
 
-        numba.set_num_threads(max(1, min(int(threads), numba.config.NUMBA_NUM_THREADS)))
+        most = numba.config.NUMBA_NUM_THREADS
+        if say and int(threads) > most:
+            print(f"note: --threads {threads} is more than the {most} this machine runs at "
+                  f"once; using {most}", file=sys.stderr, flush=True)
+        numba.set_num_threads(max(1, min(int(threads), most)))
 
 
 def progress_bar(total: int, quiet: bool, desc: str):
@@ -157,10 +165,14 @@ def run_config(config: Config, games: int, seed: int, threads: int | None = None
                announce: bool | str = False) -> RunResult:
     """``announce``: print a line on stderr before compiling (a string names what compiles;
     the game's name otherwise)."""
+    from experiments.limits import MAX_SEED
+
     if games < 1:
         raise ValueError("games must be at least 1")
-    if seed < 0:
-        raise ValueError("seed must be non-negative")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be from 0 to {MAX_SEED} (2**63 - 1)")
+    if start < 0 or start + games - 1 > MAX_SEED:
+        raise ValueError(f"playout indices must be from 0 to {MAX_SEED} (2**63 - 1)")
     g = config.game
     check_memory(g, games)
     set_threads(threads)
@@ -199,7 +211,7 @@ def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float
     out["outcome_ci95"] = {name: [wilson(int(outcome_counts[i]), n).lo,
                                   wilson(int(outcome_counts[i]), n).hi]
                            for i, name in enumerate(g.outcomes)}
-    if g.cooperative:
+    if g.kind.cooperative:
         wins = int(outcome_counts[0])
         r = wilson(wins, n)
         out["win_rate"] = r.rate
@@ -227,12 +239,15 @@ def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float
 
 def format_summary(summary: dict) -> str:
     """A readable table of a run summary."""
+    seed = summary["seed"]
+    seeds = (f"seeds {', '.join(str(s) for s in seed)}" if isinstance(seed, list)
+             else f"seed {seed}")
     lines = [
         f"{summary['title']} - strategy {summary['strategy']}, {summary['games']:,} games, "
-        f"seed {summary['seed']}",
+        f"{seeds}",
     ]
     if "settings" in summary:  # what was run, so a pasted result says it
-        from experiments.comparison import settings_text
+        from experiments.text import settings_text
 
         lines.append("  settings: " + (settings_text(summary["settings"]) or "defaults")
                      + f"  (rules data: {summary['rules_file']})")
@@ -285,5 +300,7 @@ def format_summary(summary: dict) -> str:
         lines.append("  (figures in brackets: 95% intervals)")
     lines.append(f"  rules data: {summary['assumed_values']} of "
                  f"{sum(summary['rules_sources'].values())} values are assumed")
-    lines.append(f"  speed: {summary['playouts_per_s']:,.0f} playouts/s")
+    pps = summary.get("playouts_per_s")
+    if isinstance(pps, int | float) and math.isfinite(pps):  # (a pool has no one speed)
+        lines.append(f"  speed: {pps:,.0f} playouts/s")
     return "\n".join(lines)

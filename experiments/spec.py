@@ -45,7 +45,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from experiments.limits import MAX_GAMES, MAX_SEED
+from experiments.text import fmt_value, python_scalars
 from simcore.rules_data import RulesError
+
+_python_scalars = python_scalars  # (the name other modules used)
 
 TOP_KEYS = ("title", "description", "game", "seed", "strategy", "rules", "records", "settings",
             "axes", "games", "report")
@@ -60,7 +64,37 @@ RESERVED = {"cell", "label", "games", "seed", "halfwidth", "n_seats", "win_rate"
 
 
 class SpecError(ValueError):
-    """A sweep specification is invalid; the message names the file, the key and the reason."""
+    """A sweep specification is invalid; the message names the file, the key and the reason
+    (for a spec with several problems, one line each, all at once: ``problems``)."""
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        super().__init__(message)
+        self.problems = problems or [message]
+
+
+class Problems:
+    """The problems found in one spec, gathered so that all are reported at once."""
+
+    def __init__(self, source: str):
+        self.source = source
+        self.lines: list[str] = []
+
+    def add(self, key: str, reason: str) -> None:
+        """A problem with ``key``."""
+        self.add_line(f"key '{key}': {reason}")
+
+    def add_line(self, text: str) -> None:
+        if text not in self.lines:
+            self.lines.append(text)
+
+    def raise_any(self) -> None:
+        if not self.lines:
+            return
+        if len(self.lines) == 1:
+            raise SpecError(f"{self.source}: {self.lines[0]}")
+        raise SpecError(f"{self.source}: {len(self.lines)} problems:\n"
+                        + "\n".join(f"  {line}" for line in self.lines),
+                        [f"{self.source}: {line}" for line in self.lines])
 
 
 @dataclass(frozen=True)
@@ -113,175 +147,221 @@ class SweepSpec:
     # ---- loading -------------------------------------------------------------------------
     @classmethod
     def load(cls, path: str | Path, validate: bool = True) -> SweepSpec:
+        from simcore.rules_data import not_utf8, read_toml_text
+
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_toml_text(path)
         except FileNotFoundError:
             raise SpecError(f"{path}: sweep spec not found") from None
+        except IsADirectoryError:
+            raise SpecError(f"{path}: is a folder, not a sweep spec (a TOML file; see "
+                            "experiments/specs/)") from None
+        except UnicodeDecodeError as exc:
+            raise SpecError(f"{path}: {not_utf8(exc)}") from None
+        except OSError as exc:
+            raise SpecError(f"{path}: cannot be read: {exc.strerror or exc}") from None
         try:
             raw = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise SpecError(f"{path}: not valid TOML: {exc}") from None
-        spec = cls.from_dict(raw, source=str(path), base_dir=path.parent, validate=False)
-        spec.text = text
-        if validate:
-            spec.validate()
+        spec = cls.from_dict(raw, source=str(path), base_dir=path.parent, validate=validate,
+                             text=text)
         return spec
 
     @classmethod
     def from_dict(cls, raw: Mapping[str, Any], source: str = "<dict>",
-                  base_dir: str | Path | None = None, validate: bool = True) -> SweepSpec:
-        """A spec from a mapping shaped like the TOML file (the Python API's entry point)."""
-        raw = _python_scalars(dict(raw))
-
-        def err(key: str, reason: str) -> SpecError:
-            return SpecError(f"{source}: key '{key}': {reason}")
+                  base_dir: str | Path | None = None, validate: bool = True,
+                  text: str | None = None) -> SweepSpec:
+        """A spec from a mapping shaped like the TOML file (the Python API's entry point).
+        Every problem found is reported at once (see :class:`SpecError`)."""
+        raw = python_scalars(dict(raw))
+        problems = Problems(source)
+        err = problems.add
 
         for key in raw:
             if key not in TOP_KEYS:
-                raise err(key, f"unknown key; allowed: {', '.join(TOP_KEYS)}")
-        game = raw.get("game")
-        if not isinstance(game, str) or not game:
-            raise err("game", "missing or not a string (the game's CLI name, e.g. \"sticky\")")
+                err(key, f"unknown key; allowed: {', '.join(TOP_KEYS)}")
         from simcore.registry import game_names
 
-        if game.lower() not in game_names():
-            raise err("game", f"unknown game {game!r}; known games: {', '.join(game_names())}")
+        game = raw.get("game")
+        if not isinstance(game, str) or not game:
+            err("game", "missing or not a string (the game's CLI name, e.g. \"sticky\")")
+            game = None
+        elif game.strip().lower() not in game_names():
+            err("game", f"unknown game {game!r}; known games: {', '.join(game_names())}")
+            game = None
+        else:
+            game = game.strip().lower()
         seed = raw.get("seed", 1)
-        if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
-            raise err("seed", f"{seed!r} is not a non-negative integer")
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+            err("seed", f"{seed!r} is not an integer from 0 to {MAX_SEED:,} (2**63 - 1, the "
+                "largest seed a playout stream takes)")
+            seed = 1
 
         settings = _flatten(_table(raw.get("settings", {}), "settings", err), "")
         axes_raw = _flatten(_table(raw.get("axes", {}), "axes", err), "", leaf_lists=True)
         axes: list[Axis] = []
         for key, values in axes_raw.items():
             if not isinstance(values, list):
-                raise err(f"axes.{key}", f"{values!r} is not a list of values")
-            if not values:
-                raise err(f"axes.{key}", "empty axis; give at least one value")
-            if len({_canon(v) for v in values}) != len(values):
-                raise err(f"axes.{key}", "repeated value")
-            if key in RESERVED:
-                raise err(f"axes.{key}", f"{key!r} is reserved for a result column")
-            if key in settings:
-                raise err(f"axes.{key}", "also set in [settings]; keep it in one place")
-            axes.append(Axis(key, tuple(values)))
+                err(f"axes.{key}", f"{values!r} is not a list of values")
+            elif not values:
+                err(f"axes.{key}", "empty axis; give at least one value")
+            elif len({_canon(v) for v in values}) != len(values):
+                err(f"axes.{key}", "repeated value")
+            elif key in RESERVED:
+                err(f"axes.{key}", f"{key!r} is reserved for a result column")
+            elif key in settings:
+                err(f"axes.{key}", "also set in [settings]; keep it in one place")
+            else:
+                axes.append(Axis(key, tuple(values)))
 
         strategy = raw.get("strategy")
         if isinstance(strategy, list):
             if any(a.key == "strategy" for a in axes):
-                raise err("strategy", "a list of strategies and an axes.strategy; give one")
-            if not strategy:
-                raise err("strategy", "empty list; give at least one strategy")
-            axes.append(Axis("strategy", tuple(strategy)))
+                err("strategy", "a list of strategies and an axes.strategy; give one")
+            elif not strategy:
+                err("strategy", "empty list; give at least one strategy")
+            else:
+                axes.append(Axis("strategy", tuple(strategy)))
             strategy = None
-        if strategy is not None and not isinstance(strategy, str):
-            raise err("strategy", f"{strategy!r} is not a strategy name or a list of them")
+        if strategy is not None and (not isinstance(strategy, str) or not strategy.strip()):
+            err("strategy", f"{strategy!r} is not a strategy name or a list of them (leave "
+                "the key out for the game's default strategy)")
+            strategy = None
         for a in axes:
-            if a.key == "strategy" and not all(isinstance(v, str) for v in a.values):
-                raise err("axes.strategy", "every value must be a strategy name")
+            if a.key == "strategy" and not all(isinstance(v, str) and v.strip()
+                                               for v in a.values):
+                err("axes.strategy", "every value must be a strategy name")
 
         rules_path = None
         rules_text = None
         if raw.get("rules") is not None:
             if not isinstance(raw["rules"], str):
-                raise err("rules", "not a file name")
-            rules_path = Path(raw["rules"])
-            if not rules_path.is_absolute() and base_dir is not None:
-                rules_path = Path(base_dir) / rules_path
-            try:
-                rules_text = rules_path.read_text(encoding="utf-8")
-            except OSError:
-                raise err("rules", f"rules data file {str(rules_path)!r} not found") from None
+                err("rules", "not a file name")
+            else:
+                rules_path = Path(raw["rules"])
+                if not rules_path.is_absolute() and base_dir is not None:
+                    rules_path = Path(base_dir) / rules_path
+                from simcore.rules_data import not_utf8, read_toml_text
+
+                try:
+                    rules_text = read_toml_text(rules_path)
+                except IsADirectoryError:
+                    err("rules", f"{str(rules_path)!r} is a folder, not a rules data file")
+                    rules_path = None
+                except UnicodeDecodeError as exc:
+                    err("rules", f"rules data file {str(rules_path)!r}: {not_utf8(exc)}")
+                    rules_path = None
+                except OSError:
+                    err("rules", f"rules data file {str(rules_path)!r} not found")
+                    rules_path = None
         records = raw.get("records", False)
         if not isinstance(records, bool):
-            raise err("records", f"{records!r} is not true or false")
+            err("records", f"{records!r} is not true or false")
+            records = False
 
-        spec = cls(source=source, game=game.lower(), seed=seed, axes=axes, settings=settings,
+        spec = cls(source=source, game=game or "", seed=seed, axes=axes, settings=settings,
                    strategy=strategy, rules_path=rules_path, rules_text=rules_text,
                    records=records, title=str(raw.get("title", "")),
                    description=str(raw.get("description", "")),
-                   strategy_list=isinstance(raw.get("strategy"), list))
+                   strategy_list=isinstance(raw.get("strategy"), list), text=text)
         spec._read_games(raw.get("games"), err)
         spec._read_report(raw.get("report", {}), err)
-        if validate:
-            spec.validate()
+        if validate and game is not None:
+            spec._check_values(problems)
+        problems.raise_any()
         return spec
 
     def _read_games(self, games: Any, err) -> None:
         if games is None:
-            raise err("games", "missing; give games.per_cell (a number of games per cell) or "
-                      "games.precision (how far a 95% interval may reach from the rate, in "
-                      "percentage points)")
+            err("games", "missing; give games.per_cell (a number of games per cell) or "
+                "games.precision (how far a 95% interval may reach from the rate, in "
+                "percentage points)")
+            return
         if isinstance(games, int) and not isinstance(games, bool):
             games = {"per_cell": games}
         if not isinstance(games, dict):
-            raise err("games", "a table with per_cell or precision, or a number of games")
+            err("games", "a table with per_cell or precision, or a number of games")
+            return
         for key in games:
             if key not in GAMES_KEYS:
-                raise err(f"games.{key}", f"unknown key; allowed: {', '.join(GAMES_KEYS)}")
+                err(f"games.{key}", f"unknown key; allowed: {', '.join(GAMES_KEYS)}")
         has_n = "per_cell" in games
         has_p = "precision" in games
         if has_n == has_p:
-            raise err("games", "give exactly one of per_cell (games per cell) and precision "
-                      "(how far a 95% interval may reach from the rate, in percentage points)")
+            err("games", "give exactly one of per_cell (games per cell) and precision "
+                "(how far a 95% interval may reach from the rate, in percentage points)")
+            return
 
-        def posint(key: str, lo: int = 1) -> int:
+        def posint(key: str, default: int, lo: int = 1) -> int:
             v = games[key]
-            if not isinstance(v, int) or isinstance(v, bool) or v < lo:
-                raise err(f"games.{key}", f"{v!r} is not an integer >= {lo}")
+            if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= MAX_GAMES:
+                err(f"games.{key}", f"{v!r} is not an integer from {lo} to {MAX_GAMES:,} (the "
+                    "most games a cell plays)")
+                return default
             return v
 
         if has_n:
-            self.per_cell = posint("per_cell")
+            self.per_cell = posint("per_cell", 1)
             for key in ("max_per_cell", "round", "metric"):
                 if key in games:
-                    raise err(f"games.{key}", "only applies with games.precision")
+                    err(f"games.{key}", "only applies with games.precision")
             return
         p = games["precision"]
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 50:
-            raise err("games.precision", f"{p!r} is not a margin in percentage points "
-                      "(a number above 0 and below 50, e.g. 0.5 for +-0.5 points)")
+            err("games.precision", f"{p!r} is not a margin in percentage points "
+                "(a number above 0 and below 50, e.g. 0.5 for +-0.5 points)")
+            p = 1.0
         self.precision = float(p)
         if "round" in games:
-            self.round = posint("round")
+            self.round = posint("round", DEFAULT_ROUND)
         if "max_per_cell" in games:
-            self.max_per_cell = posint("max_per_cell")
+            self.max_per_cell = posint("max_per_cell", DEFAULT_CAP)
         if self.max_per_cell < self.round:
             self.round = self.max_per_cell
         metric = games.get("metric", "win")
         if metric not in METRICS:
-            raise err("games.metric", f"{metric!r} is not one of {', '.join(METRICS)} (win: the "
-                      "win rate, or every seat's; all: every outcome share as well)")
+            err("games.metric", f"{metric!r} is not one of {', '.join(METRICS)} (win: the "
+                "win rate, or every seat's; all: every outcome share as well)")
+            metric = "win"
         self.metric = metric
 
     def _read_report(self, report: Any, err) -> None:
         if not isinstance(report, dict):
-            raise err("report", "not a table")
+            err("report", "not a table")
+            return
         for key in report:
             if key not in REPORT_KEYS:
-                raise err(f"report.{key}", f"unknown key; allowed: {', '.join(REPORT_KEYS)}")
+                err(f"report.{key}", f"unknown key; allowed: {', '.join(REPORT_KEYS)}")
         axes = {a.key: a for a in self.axes}
         if "baseline" in report:
             base = report["baseline"]
             if not isinstance(base, dict) or not base:
-                raise err("report.baseline", "a table of axis = value, e.g. { players = 2 }")
-            for k, v in base.items():
-                if k not in axes:
-                    raise err(f"report.baseline.{k}", f"not an axis; axes: {', '.join(axes)}")
-                if _canon(v) not in {_canon(x) for x in axes[k].values}:
-                    raise err(f"report.baseline.{k}", f"{v!r} is not a value of the axis")
-            self.baseline = dict(base)
+                err("report.baseline", "a table of axis = value, e.g. { players = 2 }")
+            else:
+                ok = True
+                for k, v in base.items():
+                    if k not in axes:
+                        err(f"report.baseline.{k}", f"not an axis; axes: {', '.join(axes)}")
+                        ok = False
+                    elif _canon(v) not in {_canon(x) for x in axes[k].values}:
+                        err(f"report.baseline.{k}", f"{v!r} is not a value of the axis")
+                        ok = False
+                if ok:
+                    self.baseline = dict(base)
         if "heatmap" in report:
             hm = report["heatmap"]
             if (not isinstance(hm, list) or len(hm) != 2 or hm[0] == hm[1]
                     or any(h not in axes for h in hm)):
-                raise err("report.heatmap", f"{hm!r} is not a list of two different axes")
-            self.heatmap = (hm[0], hm[1])
+                err("report.heatmap", f"{hm!r} is not a list of two different axes")
+            else:
+                self.heatmap = (hm[0], hm[1])
         if "x" in report:
             if report["x"] not in axes:
-                raise err("report.x", f"{report['x']!r} is not an axis")
-            self.x = report["x"]
+                err("report.x", f"{report['x']!r} is not an axis")
+            else:
+                self.x = report["x"]
 
     # ---- cells ---------------------------------------------------------------------------
     @property
@@ -315,34 +395,46 @@ class SweepSpec:
     def validate(self) -> None:
         """Check every value of every axis on its own (type, range, choices), then configure
         every cell (constraints between keys), so a bad value is reported by key before
-        anything runs."""
+        anything runs; every problem found is reported at once."""
+        problems = Problems(self.source)
+        self._check_values(problems)
+        problems.raise_any()
+
+    def _check_values(self, problems: Problems) -> None:
         from simcore.registry import get_game
         from strategies import registry
 
+        err = problems.add
         g = get_game(self.game)
         rules = g.default_rules()
         if self.rules_path is not None:
             try:
                 rules = g.load_rules(self.rules_path)
             except RulesError as exc:
-                raise SpecError(f"{self.source}: key 'rules': {exc}") from None
+                err("rules", str(exc))
+                return
         if self.strategy is not None:
             try:
                 registry.get(g.name, self.strategy)
             except RulesError as exc:
-                raise SpecError(f"{self.source}: key 'strategy': {exc}") from None
+                err("strategy", str(exc))
+                return
         try:
             base = g.configure(self.settings, self.strategy, self.rules_path)
         except RulesError as exc:
             where = "settings" if self.settings or self.rules_path is None else "rules"
-            raise SpecError(f"{self.source}: key '{where}': {_short(exc)}") from None
+            err(where, _short(exc))
+            base = None
         strat_over = {k[9:]: v for k, v in self.settings.items() if k.startswith("strategy.")}
+        bad_axis = False
         for a in self.axes:
             for v in a.values:
                 try:
                     if a.key == "strategy":
                         registry.get(g.name, v, strat_over)
                     elif a.key.startswith("strategy."):
+                        if base is None:
+                            continue
                         registry.get(g.name, base.strategy.name, {**strat_over, a.key[9:]: v})
                     else:
                         rules.with_overrides({a.key: v})
@@ -352,13 +444,15 @@ class SweepSpec:
                         continue  # checked with each strategy of the axis, per cell below
                     where = ("strategy" if a.key == "strategy" and self.strategy_list
                              else f"axes.{a.key}")
-                    raise SpecError(f"{self.source}: key '{where}' value {fmt_value(v)}: "
-                                    f"{_short(exc)}") from None
+                    problems.add_line(f"key '{where}' value {fmt_value(v)}: {_short(exc)}")
+                    bad_axis = True
+        if base is None or bad_axis:
+            return  # each cell would repeat the problems above
         for cell in self.cells():
             try:
                 self.configure(cell)
             except RulesError as exc:
-                raise SpecError(f"{self.source}: cell {cell.label}: {_short(exc)}") from None
+                problems.add_line(f"cell {cell.label}: {_short(exc)}")
 
     # ---- identity ------------------------------------------------------------------------
     def normalized(self) -> dict[str, Any]:
@@ -475,16 +569,6 @@ def load_spec(spec: str | Path | Mapping[str, Any] | SweepSpec) -> SweepSpec:
     return SweepSpec.load(spec)
 
 
-def fmt_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, list | tuple):
-        return "[" + ",".join(fmt_value(x) for x in v) + "]"
-    if isinstance(v, float):
-        return f"{v:g}"
-    return str(v)
-
-
 def _toml_key(k: str) -> str:
     return k if re.fullmatch(r"[A-Za-z0-9_-]+", k) else json.dumps(k)
 
@@ -523,20 +607,7 @@ def _retarget_rules(text: str, name: str) -> str | None:
 
 
 def _canon(v: Any) -> str:
-    return json.dumps(_python_scalars(v), sort_keys=True)
-
-
-def _python_scalars(v: Any) -> Any:
-    """``v`` with every numpy scalar (``np.int64(3)``, ``np.True_`` ...) inside dicts and lists
-    made the Python value it stands for: values from Python code often come out of numpy or
-    pandas, and the spec is written out as JSON and TOML."""
-    if isinstance(v, dict):
-        return {k: _python_scalars(x) for k, x in v.items()}
-    if isinstance(v, list):
-        return [_python_scalars(x) for x in v]
-    if type(v).__module__ == "numpy" and getattr(v, "ndim", None) == 0 and hasattr(v, "item"):
-        return v.item()
-    return v
+    return json.dumps(python_scalars(v), sort_keys=True)
 
 
 def _short(exc: Exception) -> str:
@@ -547,7 +618,8 @@ def _short(exc: Exception) -> str:
 
 def _table(v: Any, key: str, err) -> dict:
     if not isinstance(v, dict):
-        raise err(key, "not a table")
+        err(key, "not a table")
+        return {}
     return v
 
 

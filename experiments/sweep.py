@@ -11,6 +11,7 @@ workers.
 
 from __future__ import annotations
 
+import contextlib
 import heapq
 import json
 import sys
@@ -23,7 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.spec import Cell, SweepSpec, fmt_value, load_spec
+from experiments.spec import Cell, SweepSpec, load_spec
 from experiments.stats import (
     half_width,
     length_distribution,
@@ -32,7 +33,16 @@ from experiments.stats import (
     resolve_figures,
     seat_win_rates,
 )
-from experiments.store import RULES_COPY, SweepDir, SweepDirError, write_json, write_parquet
+from experiments.store import (
+    RULES_COPY,
+    SweepDir,
+    SweepDirError,
+    cell_meta,
+    write_csv,
+    write_json,
+    write_parquet,
+)
+from experiments.text import fmt_value
 
 DEFAULT_CHUNK = 8192
 FORMAT = 1
@@ -60,7 +70,7 @@ def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
         row[f"p_{name}_hi"] = r.hi
         if metric == "all":
             widths.append(half_width(r))
-    if g.cooperative:
+    if g.kind.cooperative:
         win = rates[g.outcomes[0]]
         row["win_rate"], row["win_lo"], row["win_hi"] = win.rate, win.lo, win.hi
         widths.append(half_width(win))
@@ -78,6 +88,10 @@ def cell_row(cell: Cell, config: Any, recs: np.ndarray, seed: int,
     for k in ("mean", "sd", "p10", "p50", "p90", "min", "max"):
         row[f"turns_{k}"] = ld[k]
     row["turns_hist"] = ld["hist"].astype(np.int64)
+    per_round = getattr(g, "turns_per_round", None)
+    if per_round is not None:  # a game whose turns go round the table: its length in rounds
+        row["turns_per_round"] = int(per_round(config))
+        row["rounds_mean"] = ld["mean"] / row["turns_per_round"]
     for f in g.record_fields:
         if f in ("outcome", "winner"):
             continue
@@ -187,9 +201,10 @@ class SweepResult:
         return len(self.results) == len(self.manifest["cells"])
 
     def playouts(self, cell: int | str, columns: list[str] | None = None) -> pd.DataFrame:
-        """Per-playout outcome, winner and turns (or every record field, when kept)."""
+        """Per-playout outcome, winner and turns (or every record field, when kept); the file
+        is checked to be that cell's, of this sweep."""
         name = cell if isinstance(cell, str) else f"c{int(cell):04d}"
-        return self.dir.read_playouts(name, columns)
+        return self.dir.read_playouts(name, columns, self.manifest.get("spec_hash"))
 
     def cell_index(self, **values: Any) -> int:
         """The cell whose axis values are ``values`` (unnamed axes must have one value)."""
@@ -209,26 +224,57 @@ class SweepResult:
 
 def load_sweep(root: str | Path) -> SweepResult:
     """The results of the sweep in ``root`` (finished cells only, if it is incomplete)."""
+    from experiments.outdir import folder_kind
+    from experiments.store import parquet_meta
+
     d = SweepDir(root)
+    if not d.root.exists():
+        raise FileNotFoundError(f"{root}: no such folder")
+    if not d.root.is_dir():
+        raise SweepDirError(f"{root}: is a file, not a sweep's folder (give the folder a "
+                            "sweep wrote, with its manifest.json)")
     manifest = d.read_manifest()
     if manifest is None:
         raise FileNotFoundError(f"{root}: no sweep here ({d.manifest_path.name} is missing)")
+    kind = folder_kind(d.root)
+    if kind != "sweep":
+        what = f"holds {kind} results" if kind else "was not written by cthulhu-sim"
+        raise SweepDirError(f"{root}: not a sweep (its manifest.json {what})")
+    spec_hash = manifest.get("spec_hash")
     if d.results_path.exists():
+        advice = "delete it and run the sweep again with --resume to gather its cells again"
         try:
             results = pd.read_parquet(d.results_path)
+            meta = parquet_meta(d.results_path)
         except Exception as exc:  # (written atomically: only a damaged disk does this)
             raise SweepDirError(
-                f"{d.results_path} is unreadable ({type(exc).__name__}: {exc}); delete it and "
-                "run the sweep again with --resume to gather its cells again") from None
+                f"{d.results_path} is unreadable ({type(exc).__name__}: {exc}); "
+                f"{advice}") from None
+        if meta is not None and meta.get("spec_hash") != spec_hash:
+            raise SweepDirError(f"{d.results_path} belongs to another sweep than "
+                                f"{d.manifest_path}; {advice}")
     else:
-        results = d.read_cells()
+        results = d.read_cells(spec_hash)
     run_info = {}
     if (d.root / "run.json").exists():
-        run_info = json.loads((d.root / "run.json").read_text(encoding="utf-8"))
+        try:
+            run_info = json.loads((d.root / "run.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            run_info = {}  # timings only: a damaged one is not worth stopping for
     return SweepResult(d.root, manifest, results, run_info)
 
 
+def write_results(d: SweepDir, results: pd.DataFrame, spec_hash: str) -> None:
+    """``results.parquet`` (marked with the sweep's spec hash) and ``results.csv``."""
+    cells = [int(c) for c in results["cell"]] if "cell" in results else []
+    write_parquet(d.results_path, results,
+                  {"kind": "results", "spec_hash": spec_hash, "cells": cells})
+    write_csv(d.root / "results.csv", results)
+
+
 def make_manifest(spec: SweepSpec, spec_hash: str) -> dict[str, Any]:
+    from experiments.labels import game_words
+    from experiments.outdir import stamp
     from simcore._cache import source_hash
     from simcore.registry import get_game
 
@@ -240,12 +286,13 @@ def make_manifest(spec: SweepSpec, spec_hash: str) -> dict[str, Any]:
     assumed_set = sorted({k for k in set_keys if k in rules.entries
                           and rules.entries[k].source == "assumed"})
     return {
+        **stamp("sweep"),
         "format": FORMAT,
         "spec_hash": spec_hash,
         "engine": source_hash(),  # (also in spec_hash) to say why a resume is refused
         "game": spec.game,
         "game_title": g.title,
-        "cooperative": bool(g.cooperative),
+        "cooperative": bool(g.kind.cooperative),
         "outcomes": list(g.outcomes),
         "title": spec.title or f"{g.title} sweep",
         "description": spec.description,
@@ -260,6 +307,7 @@ def make_manifest(spec: SweepSpec, spec_hash: str) -> dict[str, Any]:
                    "x": spec.x},
         "rules_sources": rules.source_counts(),
         "assumed_set_by_sweep": assumed_set,
+        "words": game_words(g),
         "cells": [{"index": c.index, "name": c.name, "label": c.label, "values": c.values}
                   for c in cells],
     }
@@ -306,15 +354,38 @@ def run_sweep(
                  "precision target")
     spec_hash = spec.hash()
     manifest = make_manifest(spec, spec_hash)
+    from experiments.outdir import folder_kind
+
     d = SweepDir(out)
-    if resume == "auto":
-        old = d.read_manifest()
+    if resume == "auto":  # resume our own sweep of this spec, replace our sweep of another
+        old = d.read_manifest() if folder_kind(d.root) == "sweep" else None
         resume, overwrite = True, old is not None and old.get("spec_hash") != spec_hash
+    existed = d.root.exists()
     fresh = d.prepare(manifest, spec.saved_toml(RULES_COPY), resume=bool(resume),
                       overwrite=overwrite, rules_text=spec.rules_text)
+    try:
+        return _play(spec, d, spec_hash, manifest, fresh, scheduler=scheduler,
+                     dask_local=dask_local, chunk=chunk, threads=threads, progress=progress,
+                     report=report, on_cell=on_cell)
+    except Exception:
+        if fresh and not d.finished():  # nothing played: leave no sweep for --resume to find
+            d.clear()
+            if not existed:
+                with contextlib.suppress(OSError):
+                    d.root.rmdir()
+        raise
 
+
+def _play(spec: SweepSpec, d: SweepDir, spec_hash: str, manifest: dict, fresh: bool, *,
+          scheduler: str | None, dask_local: int | None, chunk: int, threads: int | None,
+          progress: bool, report: bool, on_cell: Callable[[int], None] | None) -> SweepResult:
     cells = spec.cells()
     finished = d.finished()
+    if finished:  # every finished cell's files must be that cell's, of this sweep
+        d.read_cells(spec_hash)
+        for name in sorted(finished):
+            if d.playouts_path(name).exists():
+                d.check_identity(d.playouts_path(name), name, spec_hash)
     todo = [c for c in cells if c.name not in finished]
     if progress and not fresh:
         print(f"{d.root}: resuming, {len(cells) - len(todo)} of {len(cells)} cells already "
@@ -376,8 +447,9 @@ def run_sweep(
                     bar.refresh()
                 return _chunks(idx, r.done, r.round_end, chunk)
         row = cell_row(r.cell, r.config, recs_all, spec.seed, spec.metric)
-        write_parquet(d.playouts_path(r.cell.name), playout_frame(recs_all, spec.records))
-        write_parquet(d.cell_path(r.cell.name), pd.DataFrame([row]))
+        meta = cell_meta(r.cell.name, r.cell.index, spec_hash, 0, len(recs_all))
+        write_parquet(d.playouts_path(r.cell.name), playout_frame(recs_all, spec.records), meta)
+        write_parquet(d.cell_path(r.cell.name), pd.DataFrame([row]), meta)
         del runs[idx]
         n_done += 1
         if bar is not None:
@@ -391,15 +463,9 @@ def run_sweep(
     workers = 1
     try:
         if not local:
-            from experiments.distributed import ClusterStartError
 
             backend = f"dask {scheduler}" if scheduler else f"dask local x{dask_local}"
-            try:
-                workers = _run_dask(spec, runs, tasks, handle, scheduler, dask_local)
-            except ClusterStartError:
-                if fresh and not d.finished():
-                    d.clear()  # nothing ran: leave no sweep behind for --resume to find
-                raise
+            workers = _run_dask(spec, runs, tasks, handle, scheduler, dask_local)
         else:
             _run_local(spec, runs, tasks, handle)
     finally:
@@ -407,8 +473,8 @@ def run_sweep(
             bar.close()
     seconds = time.perf_counter() - t0
 
-    results = d.read_cells()
-    write_parquet(d.results_path, results)
+    results = d.read_cells(spec_hash)
+    write_results(d, results, spec_hash)
     run_info = {"seconds": seconds, "compile_seconds": warm_seconds, "games_played": played,
                 "cells_run": len(todo),
                 "cells": len(cells), "backend": backend, "workers": workers,
@@ -428,7 +494,7 @@ def _quick_halfwidth(config: Any, recs: np.ndarray, metric: str) -> float:
     widths = []
     if metric == "all":
         widths += [half_width(r) for r in outcome_rates(recs["outcome"], g.outcomes).values()]
-    if g.cooperative:
+    if g.kind.cooperative:
         widths.append(half_width(outcome_rates(recs["outcome"], g.outcomes)[g.outcomes[0]]))
     else:
         widths += [half_width(r) for r in seat_win_rates(recs["winner"], g.seats(config.rules))]

@@ -126,11 +126,16 @@ class RulesData:
         data) also check that it holds the same keys, each of the same kind."""
         path = Path(path)
         try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+            raw = tomllib.loads(read_toml_text(path))
         except FileNotFoundError:
             raise RulesError(f"{path}: rules data file not found") from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise RulesError(f"{path}: rules data file cannot be read: {exc}") from None
+        except IsADirectoryError:
+            raise RulesError(f"{path}: is a folder, not a rules data file (a TOML file)") from None
+        except UnicodeDecodeError as exc:
+            raise RulesError(f"{path}: {not_utf8(exc)}") from None
+        except OSError as exc:
+            raise RulesError(f"{path}: rules data file cannot be read: "
+                             f"{exc.strerror or exc}") from None
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"{path}: not valid TOML: {exc}") from None
         meta = raw.pop("meta", {})
@@ -460,6 +465,19 @@ class _Shape:
         raise RulesError(f"{path}: key '{first}': missing ({why}){more}")
 
 
+def read_toml_text(path: str | Path) -> str:
+    """A TOML file's text: UTF-8, with a byte-order mark (which some editors write) dropped."""
+    return Path(path).read_bytes().decode("utf-8-sig")
+
+
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """Why a file could not be read as text, in words."""
+    data = exc.object if isinstance(exc.object, bytes) else b""
+    what = "a binary file" if b"\x00" in data[:4096] else "not UTF-8 text"
+    where = f" (byte {exc.start} is 0x{data[exc.start]:02x})" if exc.start < len(data) else ""
+    return f"{what}{where}; save it as UTF-8 text"
+
+
 def parse_overrides(overrides: Mapping[str, Any] | Iterable[str] | None) -> dict[str, Any]:
     """``key=value`` strings (values parsed as TOML where possible) or a mapping, as a dict."""
     if overrides is None:
@@ -480,13 +498,51 @@ def parse_text_value(text: str) -> Any:
     try:
         return tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
-        if text.lower() in ("yes", "on"):
-            return True
-        if text.lower() in ("no", "off"):
-            return False
+        word = bool_word(text)
+        if word is not None:
+            return word
         if "," in text and not text.startswith("["):
             return [parse_text_value(t.strip()) for t in text.split(",")]
         return text
+
+
+TRUE_WORDS = ("true", "yes", "on")
+FALSE_WORDS = ("false", "no", "off")
+_DECIMAL = re.compile(r"[+-]?[0-9]+(?:_[0-9]+)*")
+_PREFIXED = re.compile(r"[+-]?0(?:x[0-9a-f]+|o[0-7]+|b[01]+)(?:_[0-9a-f]+)*", re.I)
+_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:_[0-9]+)*(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def bool_word(text: str) -> bool | None:
+    """``true``/``yes``/``on`` and ``false``/``no``/``off`` in any case, else None."""
+    t = text.strip().lower()
+    return True if t in TRUE_WORDS else False if t in FALSE_WORDS else None
+
+
+def from_text(kind: str, v: Any, choices: tuple | None = None) -> Any:
+    """A scalar given as text (a command-line word, a quoted value in a spec) read as
+    ``kind`` the one way every input is read: booleans as true/yes/on or false/no/off in any
+    case, integers in decimal (leading zeros allowed) or as TOML writes them in another base
+    (``0x3``), numbers in decimal or e-notation, and names among ``choices`` in any case (as
+    the rules data spells them).  Anything else is returned as it is, for the check to
+    refuse."""
+    if not isinstance(v, str):
+        return v
+    t = v.strip()
+    if kind == "bool":
+        word = bool_word(t)
+        return v if word is None else word
+    if kind == "int" and _DECIMAL.fullmatch(t):
+        return int(t)
+    if kind == "int" and _PREFIXED.fullmatch(t):
+        return int(t, 0)
+    if kind == "float" and _NUMBER.fullmatch(t):
+        return float(t.replace("_", ""))
+    if choices is not None:
+        for c in choices:
+            if isinstance(c, str) and c.lower() == t.lower():
+                return c
+    return v
 
 
 def _plain(value: Any) -> Any:
@@ -504,6 +560,12 @@ def coerce(entry: Entry, value: Any) -> Any:
     """``value`` converted to ``entry``'s kind, or a RulesError naming the key."""
     kind = entry.kind
     v = _plain(value)
+    if kind.startswith("list") and isinstance(v, list):
+        v = [from_text(kind[5:-1], x, entry.choices) for x in v]
+    elif not kind.startswith("list"):
+        v = from_text(kind, v, entry.choices)
+    elif isinstance(v, str):
+        v = from_text(kind[5:-1], v, entry.choices)
     if kind == "float" and isinstance(v, int) and not isinstance(v, bool):
         v = float(v)
     if kind == "list[float]" and isinstance(v, list):

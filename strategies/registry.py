@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from simcore.game import use_strategies
-from simcore.rules_data import RulesError
+from simcore.rules_data import RulesError, from_text
 
 
 @dataclass(frozen=True)
@@ -143,6 +143,15 @@ def _load(game: str) -> dict[str, StrategySpec]:
     return _REGISTRY.get(game, {})
 
 
+def canonical_name(table: Mapping[str, Any], name: str) -> str:
+    """``name`` as the table spells it when it matches one of its names in another case
+    (names are read case-insensitively everywhere); else ``name`` unchanged."""
+    if name in table or not isinstance(name, str):
+        return name
+    matches = [k for k in table if k.lower() == name.strip().lower()]
+    return matches[0] if len(matches) == 1 else name
+
+
 def names(game: str) -> list[str]:
     return list(_load(game))
 
@@ -154,9 +163,11 @@ def specs(game: str) -> dict[str, StrategySpec]:
 def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Strategy:
     """The strategy ``name`` of ``game`` with parameter ``overrides`` checked against bounds."""
     table = _load(game)
+    name = canonical_name(table, name)
     if name not in table:
+        what = "an empty strategy name" if not str(name).strip() else f"strategy {name!r}"
         raise RulesError(
-            f"strategy {name!r} is not known for {game}; known: {', '.join(table) or 'none'}"
+            f"{what} is not known for {game}; known: {', '.join(table) or 'none'}"
         )
     spec = table[name]
     values = np.array([p.default for p in spec.params.values()], dtype=np.float64)
@@ -171,6 +182,7 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
                 f"allowed: {', '.join('strategy.' + k for k in keys) or 'none'}"
             )
         p = spec.params[key]
+        value = from_text("float" if not p.choices else "str", value, p.choices or None)
         if p.choices:
             if not isinstance(value, str) and str(value) in p.choices:
                 value = str(value)  # a choice of numbers ("0", "1") written as a number

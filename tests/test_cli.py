@@ -15,7 +15,10 @@ pytestmark = pytest.mark.usefixtures("restore_threads")  # a test may change num
 def test_games_lists_sticky_with_settings_and_strategies():
     r = invoke("games")
     assert r.exit_code == 0, r.output
-    assert "sticky: Sticky Cthulhu (competitive)" in r.stdout
+    assert ("sticky: Sticky Cthulhu (competitive, hidden information, not searchable, "
+            "no rules checker, callback style)") in r.stdout  # its GameKind, in words
+    assert "tec: Tiny Epic Cthulhu (cooperative, " in r.stdout
+    assert "shortcuts: --players N (= --set players=...)" in r.stdout
     assert "players = 4 [public] an int, between 2 and 6" in r.stdout
     assert "curses = false [rulebook] a bool" in r.stdout  # in --set syntax
     assert "honest (default)" in r.stdout and "cheater" in r.stdout
@@ -31,7 +34,11 @@ def test_games_sticky_lists_every_key():
     assert "rules.toml" in r.stdout
     r = invoke("games", "sticky", "--json")
     info = json.loads(r.stdout)["sticky"]
-    assert info["kind"] == "competitive" and info["default_strategy"] == "honest"
+    assert info["kind"] == {"cooperative": False, "perfect_information": False,
+                            "searchable": False, "has_checker": False, "style": "callback"}
+    assert info["default_strategy"] == "honest"
+    assert info["shortcuts"] == {"players": {"key": "players", "metavar": "N",
+                                             "help": "Players (2-6)."}}
     assert info["settings"]["players"]["default"] == 4
     assert info["settings"]["players"]["allowed"] == "an int, between 2 and 6"
     assert sum(info["sources"].values()) == len(info["settings"])
@@ -474,3 +481,23 @@ def test_available_memory_takes_a_lower_container_limit(monkeypatch):
     assert runner.available_memory() == 20_000_000_000
     monkeypatch.setattr(runner, "_meminfo_available", lambda: None)
     assert runner.available_memory() is None
+
+
+def test_games_game_prints_what_each_setting_means():
+    """Each key comes with its note from the rules data (what it means and where it comes
+    from), wrapped under it; the short listing without a game keeps to one line a key."""
+    from simcore.registry import get_game
+
+    rules = get_game("sticky").default_rules()
+    r = invoke("games", "sticky")
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    players = 4 "))
+    note = []
+    for line in lines[start + 1:]:
+        if not line.startswith("        "):
+            break
+        note.append(line.strip())
+    assert " ".join(note) == " ".join(rules.entries["players"].note.split())
+    short = invoke("games").stdout
+    assert rules.entries["players"].note.split()[0] not in short.split("players = 4")[1][:80]

@@ -193,7 +193,7 @@ def test_main_runs_the_tec_balance_spec(tec, tmp_path):
     out = tmp_path / "tec-balance"
     res = CliRunner().invoke(app, ["main", "-q", "--out", str(out)])
     assert res.exit_code == 0, res.output
-    assert "goo" in res.output and "players=4" in res.output
+    assert "Great Old One" in res.output and "players 4" in res.output  # in words
     sweep = load_sweep(out)
     assert sweep.complete and len(sweep.results) == 48
     assert (sweep.results["halfwidth"] <= 0.01).all() or \

@@ -112,10 +112,10 @@ def test_hash_tracks_what_decides_results(tmp_path):
          'per_cell = 5', "key 'strategy': strategy 'bluff'", "not known for sticky"),
         ('game = "sticky"\n[games]\nper_cell = 5\nprecision = 1.0', "'games'", "exactly one"),
         ('game = "sticky"\n[games]\nprecision = 0', "'games.precision'", "percentage points"),
-        ('game = "sticky"\n[games]\nper_cell = 0', "'games.per_cell'", "integer >= 1"),
+        ('game = "sticky"\n[games]\nper_cell = 0', "'games.per_cell'", "integer from 1 to"),
         ('game = "sticky"\n[games]\nper_cel = 5', "'games.per_cel'", "unknown key"),
         ('game = "sticky"', "'games'", "missing"),
-        ('game = "sticky"\nseed = -1\n[games]\nper_cell = 5', "'seed'", "non-negative"),
+        ('game = "sticky"\nseed = -1\n[games]\nper_cell = 5', "'seed'", "not an integer from 0 to"),
         ('game = "sticky"\n[axes]\nplayers = [2]\n[games]\nper_cell = 5\n[report]\n'
          'baseline = { players = 3 }', "'report.baseline.players'", "not a value of the axis"),
         ('game = "sticky"\n[axes]\nplayers = 2\n[games]\nper_cell = 5', "'axes.players'",
@@ -222,3 +222,46 @@ def test_dict_spec_takes_numpy_scalars(tmp_path):
                        "report": {"baseline": {"players": 2}}})
     assert spec.hash() == plain.hash()
     assert SweepSpec.load(write(tmp_path, spec.to_toml())).hash() == spec.hash()
+
+
+def test_a_spec_with_a_byte_order_mark_reads_as_without_one(tmp_path):
+    text = 'game = "sticky"\n[axes]\nplayers = [2, 3]\n[games]\nper_cell = 5\n'
+    plain = write(tmp_path, text, "plain.toml")
+    bom = tmp_path / "bom.toml"
+    bom.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert SweepSpec.load(bom).hash() == SweepSpec.load(plain).hash()
+    rules = tmp_path / "rules-bom.toml"
+    from simcore.registry import get_game
+
+    rules.write_bytes(b"\xef\xbb\xbf" + get_game("sticky").rules_file.read_bytes())
+    assert get_game("sticky").load_rules(rules)["players"] == 4
+
+
+@pytest.mark.parametrize("data, words", [
+    (b'title = "caf\xe9"\ngame = "sticky"\n', r"not UTF-8 text \(byte 12 is 0xe9\)"),
+    (b"\x00\x01binary\xff", "a binary file"),
+])
+def test_a_spec_that_is_not_text_is_named(tmp_path, data, words):
+    path = tmp_path / "bad.toml"
+    path.write_bytes(data)
+    with pytest.raises(SpecError, match=words):
+        SweepSpec.load(path)
+    with pytest.raises(SpecError, match="is a folder, not a sweep spec"):
+        SweepSpec.load(tmp_path)
+
+
+def test_every_problem_of_a_spec_is_reported_at_once(tmp_path):
+    path = write(tmp_path, 'game = "sticky"\nseed = -3\n[axes]\nplayers = [2, 9]\n'
+                 'curses = ["maybe"]\n', "many.toml")
+    with pytest.raises(SpecError) as exc:
+        SweepSpec.load(path)
+    lines = str(exc.value).splitlines()
+    assert lines[0] == f"{path}: 4 problems:"
+    text = str(exc.value)
+    for part in ("key 'seed'", "key 'games': missing", "key 'axes.players' value 9",
+                 "key 'axes.curses' value maybe"):
+        assert part in text
+    assert len(exc.value.problems) == 4
+    r = CliRunner().invoke(app, ["sweep", str(path), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 2 and r.stderr.startswith(f"error: {path}: 4 problems:")
+    assert not (tmp_path / "o").exists()

@@ -36,6 +36,27 @@ class TinyEpicCthulhu(Game):
         "difficulty": Shortcut("difficulty", "LEVEL", ", ".join(S.DIFFICULTIES) + "."),
     }
 
+    # words for reports and traces (the experiments layer uses them where a game offers them)
+    outcome_text = {
+        "win": "the investigators sealed every portal",
+        "strength": "the Great Old One reached full strength",
+        "madness": "an investigator went mad (a Brain token reached the top of a Delirium "
+                   "Track)",
+        "cap": "turn cap reached: the game was stopped unfinished",
+    }
+    value_labels = {  # as the rulebook writes them (each reads on its own in a list)
+        "goo": {"nyarlathotep": "Nyarlathotep", "yog-sothoth": "Yog-Sothoth", "yig": "Yig",
+                "cthulhu": "Cthulhu"},
+        "difficulty": {"normal": "Normal Mode", "hard": "Hard Mode", "madness": "Madness Mode"},
+    }
+    setting_names = {"goo": "Great Old One", "difficulty": "difficulty", "players": "players"}
+    turn_text = ("a turn is one character's turn; a round is every character's turn once "
+                 "(solo: two characters)")
+
+    def turns_per_round(self, config: Config) -> int:
+        """Turns in a round: one per character (two in solo, TEC-M-2)."""
+        return int(config.params.ip[S.I_CHARS])
+
     def compile_params(self, rules: RulesData) -> TecParams:
         return compile_params(rules)
 

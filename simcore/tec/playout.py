@@ -25,7 +25,10 @@ from simcore.tec.state import (
     D_ACTION,
     EV_ACTION,
     EV_END,
+    EV_STATUS,
+    EV_STATUS_CHAR,
     EV_TURN,
+    EV_TURN_END,
     EV_VIOLATION,
     H_SIZE,
     I_ACTIONS,
@@ -37,8 +40,11 @@ from simcore.tec.state import (
     N_COLOURS,
     O_CAP,
     O_PLAYING,
+    P_BRAIN,
     P_CHAOS,
+    P_DEL_LEN,
     P_PAGES,
+    P_TEMP,
     P_TOWN,
     R_ACC_ENERGY,
     R_ACC_TEMPERAMENT,
@@ -84,6 +90,7 @@ from simcore.tec.state import (
     S_SCHOLAR_USED,
     S_SEALED,
     S_SIZE,
+    S_STR_LEN,
     S_STRENGTH,
     S_SUP_CHAOS,
     S_TURN,
@@ -165,7 +172,26 @@ def play_turn(st, hid, rng, ip, pending, decide, sp, legal, ev, evn):
         if st[S_OUTCOME] != O_PLAYING:  # TEC-E-3
             break
     st[S_MUST_MOVE] = 0
+    log(ev, evn, EV_TURN_END, c, st[S_ACTIONS_LEFT], st[ch(c) + P_CHAOS],
+        1 if st[S_OUTCOME] == O_PLAYING else 0, 0, 0, 0)
     return errors
+
+
+@njit(cache=True, _nrt=False)
+def log_status(st, ev, evn):
+    """The trace's status line after a turn: the Great Old One's Strength, the Pages and
+    portals, and each character's tentacles and Delirium (nothing when not tracing)."""
+    if ev is None:
+        return
+    pages = 0
+    for c in range(st[S_NCHARS]):
+        pages += st[ch(c) + P_PAGES]
+    log(ev, evn, EV_STATUS, st[S_TURN], st[S_STRENGTH], st[S_STR_LEN], st[S_PHASE], pages,
+        st[S_PAGES_PLACED], st[S_SEALED])
+    for c in range(st[S_NCHARS]):
+        o = ch(c)
+        log(ev, evn, EV_STATUS_CHAR, c, st[o + P_TEMP], st[o + P_TEMP + 1], st[o + P_TEMP + 2],
+            st[o + P_CHAOS], st[o + P_BRAIN], st[o + P_DEL_LEN])
 
 
 @njit(cache=True, _nrt=False)
@@ -186,6 +212,7 @@ def play_one(ip, decide, sp, rng, ws, rec, ev, evn):
         st[S_CUR] = turn % n_chars  # TEC-E-4: clockwise
         log(ev, evn, EV_TURN, turn + 1, st[S_CUR], st[S_PHASE], 0, 0, 0, 0)
         errors += play_turn(st, hid, rng, ip, pending, decide, sp, legal, ev, evn)
+        log_status(st, ev, evn)
         turn += 1
     log(ev, evn, EV_END, st[S_OUTCOME], turn, 0, 0, 0, 0, 0)
     pages = 0

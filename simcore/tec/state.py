@@ -363,4 +363,11 @@ EV_WIDTH = 8
  EV_DRAW, EV_ACCURSED, EV_SPAWN, EV_GOO_MOVE, EV_POWER, EV_ACTION, EV_MOVE, EV_FLIP,
  EV_STOP_DRAW, EV_COLLECT, EV_ROLL, EV_REROLL, EV_BANISH, EV_CLEANUP, EV_TOWN_ACTION,
  EV_TRANSLATE, EV_LINE_DONE, EV_PHASE2, EV_SEAL, EV_BRAIN, EV_STRENGTH, EV_END, EV_CHAOS_LOST,
- EV_ABILITY, EV_VIOLATION, EV_NO_SHAMBLER, EV_DRAW_SHORT, EV_PAY) = range(35)
+ EV_ABILITY, EV_VIOLATION, EV_NO_SHAMBLER, EV_DRAW_SHORT, EV_PAY, EV_TURN_END, EV_STATUS,
+ EV_STATUS_CHAR) = range(38)
+# EV_TURN_END: character, actions left unused, Chaos on its track, 1 if the game goes on
+# EV_STATUS (after every turn): turn, Strength, Strength Track length, phase, Page cards
+#   translated, Page tokens placed, portals sealed
+# EV_STATUS_CHAR (one per character, after EV_STATUS): character, Fear, Rage, Greed on its
+#   Temperament Tracks, Chaos, Brain token space (-1: not on the Delirium Track), Delirium
+#   Track spaces

@@ -48,9 +48,20 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
     def who(c: int) -> str:
         return chars[int(c)] if 0 <= c < len(chars) else f"character {c}"
 
+    tokens = int(ip[S.I_PAGE_TOKENS])
+    status: list[str] = []  # the status line being gathered (EV_STATUS, then one per character)
+
+    def flush() -> None:
+        if status:
+            lines.append("  " + status[0] + "; " + "; ".join(status[1:]) + ".")
+            status.clear()
+
     for e in ev:
         code = int(e[0])
         a, b, c, d, f, g = (int(x) for x in e[1:7])
+        h = int(e[7])
+        if code != S.EV_STATUS_CHAR:
+            flush()
         if code == S.EV_SETUP_SIDE:
             sides[a] = p.town_names[b][c]
             lines.append(f"Setup: position {a} is the {p.town_names[b][c].title()} "
@@ -137,7 +148,7 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
             lines.append(f"    {who(a)} uses {town(b)}: {TOWN_ACTION_WORDS[c]} {d}.")
         elif code == S.EV_TRANSLATE:
             lines.append(f"    {who(a)} translates Page card {c} at {town(b)}: {d} Page "
-                         f"token(s) placed, {f} of 25 on the Necronomicon.")
+                         f"token(s) placed, {f} of {tokens} on the Necronomicon.")
         elif code == S.EV_LINE_DONE:
             lines.append(f"    a Necronomicon {'row' if a == 0 else 'column'} ({b + 1}) is "
                          "complete: its Chaos tentacle goes to the Discard mat.")
@@ -164,6 +175,21 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
             lines.append(f"End after {b} turns: {S.OUTCOMES[a] if a >= 0 else 'unfinished'}.")
         elif code == S.EV_POINTER:
             pass  # the spin line already says what the pointer shows
+        elif code == S.EV_TURN_END:
+            if d and b > 0:  # the game goes on and actions were left
+                chaos = f" (and {c} Chaos tentacle(s) that could buy more)" if c else ""
+                lines.append(f"  {who(a)} ends the turn with {b} action(s) unused{chaos}.")
+        elif code == S.EV_STATUS:
+            phase = "one" if d == 1 else "two"
+            status.append(f"status after turn {a}: Strength {b} of {c} (phase {phase}), "
+                          f"{f} Page card(s) translated ({g} of {tokens} Page tokens placed), "
+                          f"{h} of {S.N_PORTALS} portals sealed")
+        elif code == S.EV_STATUS_CHAR:
+            madness = ", ".join(f"{S.MADNESS_NAMES[k]} {v}" for k, v in enumerate((b, c, d)))
+            delirium = (f"Delirium space {g + 1} of {h}" if g >= 0
+                        else "no Delirium yet")
+            status.append(f"{who(a)}: {madness}, Chaos {f}, {delirium}")
+    flush()
     outcome = S.OUTCOMES[int(rec[S.R_OUTCOME])]
     words = {"win": "the players seal all six portals and WIN",
              "strength": "the Great Old One reaches full strength: the players LOSE",

@@ -1,0 +1,156 @@
+"""Output folders: which ones this tool wrote, and what in them it may replace or remove.
+
+Every folder the tool writes (a sweep, a comparison, a run, a pool of runs) holds a
+``manifest.json`` saying ``"tool": "cthulhu-sim"`` and its ``kind``.  A command that writes a
+folder first *claims* it:
+
+- a new or empty folder is used as it is;
+- a folder of the same kind is the caller's to resume or (with ``--overwrite``) replace;
+- a folder of another kind is refused, or with ``--overwrite`` cleared of that kind's files;
+- a non-empty folder the tool did not write is refused; with ``--overwrite`` the tool writes
+  beside what is there, but never over a file it did not write (a ``report.md`` of the
+  user's, say, is named and the command stops).
+
+Clearing removes only the files of the kind's layout (never a whole subfolder), so notes a
+user keeps in a results folder survive ``--overwrite``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+
+TOOL = "cthulhu-sim"
+MANIFEST = "manifest.json"
+TMP_PREFIX = ".tmp-"
+
+# what each kind of folder holds, as glob patterns relative to the folder
+LAYOUTS: dict[str, tuple[str, ...]] = {
+    "sweep": (MANIFEST, "spec.toml", "rules.toml", "results.parquet", "results.csv",
+              "run.json", "comparisons.parquet", "report.md", "report.html", "chart-*.png",
+              "cells/c[0-9][0-9][0-9][0-9]*.parquet", "playouts/c[0-9][0-9][0-9][0-9]*.parquet"),
+    "compare": (MANIFEST, "compare.json", "chart-compare.png", "report.md", "report.html"),
+    "run": (MANIFEST, "summary.json", "playouts.parquet", "results.csv", "rules.toml",
+            "report.md"),
+    "pool": (MANIFEST, "summary.json", "playouts.parquet", "results.csv", "rules.toml",
+             "report.md"),
+}
+SUBFOLDERS = ("cells", "playouts")
+KIND_WORDS = {"sweep": "a sweep", "compare": "a comparison", "run": "a run",
+              "pool": "a pool of runs"}
+
+
+class OutDirError(RuntimeError):
+    """An output folder the command may not write (or resume) as asked; the message names
+    the folder, what is in the way and what to do."""
+
+
+def read_manifest(root: str | Path) -> dict | None:
+    """The folder's manifest, or None when it has none or one that is not JSON."""
+    path = Path(root) / MANIFEST
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def folder_kind(root: str | Path) -> str | None:
+    """The kind of tool folder at ``root`` (``sweep``, ``compare``, ``run``, ``pool``), or None
+    when the tool did not write it.  Sweeps written before manifests named the tool are
+    recognised by their spec hash and cell list."""
+    m = read_manifest(root)
+    if m is None:
+        return None
+    if m.get("tool") == TOOL and m.get("kind") in LAYOUTS:
+        return m["kind"]
+    if "tool" not in m and "spec_hash" in m and isinstance(m.get("cells"), list):
+        return "sweep"
+    return None
+
+
+def layout_files(root: str | Path, kind: str, own: bool = False) -> list[Path]:
+    """The files in ``root`` that the layout of ``kind`` names (and left-over temporaries).
+    ``own``: of a folder the tool wrote, whose manifest lists the charts it drew; only those
+    charts are its own (a ``chart-mine.png`` the user put there is not)."""
+    root = Path(root)
+    patterns = list(LAYOUTS[kind])
+    charts = (read_manifest(root) or {}).get("charts") if own else None
+    if isinstance(charts, list):
+        patterns = [p for p in patterns if p != "chart-*.png"] + [
+            c for c in charts if isinstance(c, str) and "/" not in c]
+    found: set[Path] = set()
+    for pattern in patterns:
+        found.update(p for p in root.glob(pattern) if p.is_file())
+    for folder in (root, *(root / s for s in SUBFOLDERS)):
+        if folder.is_dir():
+            found.update(p for p in folder.glob(TMP_PREFIX + "*") if p.is_file())
+    return sorted(found)
+
+
+def clear(root: str | Path, kind: str, keep: tuple[str, ...] = ()) -> None:
+    """Remove the files of ``kind``'s layout from ``root`` (but those named in ``keep``), and
+    the subfolders that leaves empty; anything else in the folder stays."""
+    root = Path(root)
+    for p in layout_files(root, kind, own=True):
+        if p.relative_to(root).as_posix() not in keep:
+            with contextlib.suppress(FileNotFoundError):
+                p.unlink()
+    for sub in SUBFOLDERS:
+        with contextlib.suppress(OSError):  # not there, or holds something else
+            (root / sub).rmdir()
+
+
+def _listing(root: Path, limit: int = 4) -> str:
+    names = sorted(p.name + ("/" if p.is_dir() else "") for p in root.iterdir())
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def claim(root: str | Path, kind: str, overwrite: bool = False, option: str = "--out") -> str:
+    """May this command write a ``kind`` folder at ``root``?  ``"new"``: nothing of the
+    tool's is there (the folder may not exist yet); ``"same"``: a folder of this kind, for
+    the caller to resume or replace.  Anything else raises :class:`OutDirError`; nothing is
+    written, and with ``overwrite`` only files the tool wrote are removed."""
+    root = Path(root)
+    if root.exists() and not root.is_dir():
+        raise OutDirError(f"{option} {root}: is a file, not a folder; give a folder's name")
+    if not root.exists() or not any(root.iterdir()):
+        return "new"
+    found = folder_kind(root)
+    if found == kind:
+        return "same"
+    if found is not None:
+        if not overwrite:
+            raise OutDirError(
+                f"{option} {root}: holds {KIND_WORDS[found]} of cthulhu-sim, not "
+                f"{KIND_WORDS[kind]}; give another folder, or --overwrite to replace it")
+        clear(root, found)
+        return "new"
+    if not overwrite:
+        raise OutDirError(
+            f"{option} {root}: the folder is not empty and was not written by cthulhu-sim "
+            f"(it holds {_listing(root)}); give a new or empty folder, or --overwrite to "
+            "write beside what is there")
+    clash = layout_files(root, kind)
+    if clash:
+        raise OutDirError(
+            f"{option} {root}: {clash[0].relative_to(root)} is in the way and was not written "
+            "by cthulhu-sim (--overwrite replaces only files the tool wrote); move it away or "
+            "give another folder")
+    return "new"
+
+
+def stamp(kind: str) -> dict:
+    """The fields every manifest starts with: the tool, the kind of folder, the version and
+    the time it was written (UTC)."""
+    from datetime import UTC, datetime
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        ver = version("cthulhu-sim")
+    except PackageNotFoundError:  # a source tree that was not installed
+        ver = "unknown"
+    return {"tool": TOOL, "kind": kind, "version": ver,
+            "created": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
