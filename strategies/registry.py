@@ -11,91 +11,16 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from simcore.game import use_strategies
 from simcore.rules_data import RulesError, from_text
+from strategies.base import Param, Strategy, StrategySpec, param_offsets
 
-
-@dataclass(frozen=True)
-class Param:
-    """A strategy parameter: a float in [lo, hi], or with ``choices`` a name among them (held
-    as its index, which is what the jitted function reads)."""
-
-    default: float
-    lo: float
-    hi: float
-    help: str
-    choices: tuple[str, ...] = ()
-
-    @classmethod
-    def choice(cls, default: str, choices: tuple[str, ...], help: str) -> Param:
-        return cls(float(choices.index(default)), 0.0, float(len(choices) - 1), help, choices)
-
-    def shown(self, value: float) -> float | str:
-        """``value`` as a user writes it: the name for a choice."""
-        return self.choices[int(value)] if self.choices else value
-
-
-@dataclass(frozen=True)
-class StrategySpec:
-    game: str
-    name: str
-    fn: Callable | None  # the jitted decision function (None for a search strategy)
-    params: Mapping[str, Param]
-    description: str
-    # a search strategy (strategies/search.py): its SEARCH function, and how its parameter
-    # vector and workspace are set up for a configured game: setup(values, ip) -> (qp, ints,
-    # floats).  Its parameter "rollout" names the strategy it plays positions out with.
-    search: Callable | None = None
-    setup: Callable | None = None
-
-
-@dataclass
-class Strategy:
-    spec: StrategySpec
-    values: np.ndarray = field(repr=False)  # its own parameters, in ``spec.params`` order
-    rollout: Strategy | None = None  # a search strategy's rollout player
-
-    @property
-    def name(self) -> str:
-        return self.spec.name
-
-    @property
-    def fn(self) -> Callable:
-        """The policy the driver calls (a search strategy's: its rollout player's, which also
-        plays the seats that do not search)."""
-        return self.rollout.fn if self.rollout is not None else self.spec.fn
-
-    @property
-    def policy_values(self) -> np.ndarray:
-        """The parameters handed to ``fn``."""
-        return self.rollout.values if self.rollout is not None else self.values
-
-    @property
-    def search_fn(self) -> Callable | None:
-        return self.spec.search
-
-    def search_setup(self, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
-        """(search parameters, int and float workspace words) for a game's ``ip``."""
-        return self.spec.setup(self.values, ip)
-
-    def param_specs(self) -> dict[str, Param]:
-        """Every parameter by its ``strategy.`` name, a rollout player's as ``rollout.X``."""
-        out = dict(self.spec.params)
-        if self.rollout is not None:
-            out.update({f"rollout.{k}": p for k, p in self.rollout.param_specs().items()})
-        return out
-
-    def param_dict(self) -> dict[str, float | str]:
-        out = {k: p.shown(float(self.values[i]))
-               for i, (k, p) in enumerate(self.spec.params.items())}
-        if self.rollout is not None:
-            out.update({f"rollout.{k}": v for k, v in self.rollout.param_dict().items()})
-        return out
+__all__ = ["Param", "Strategy", "StrategySpec", "get", "names", "param_offsets", "register",
+           "register_search", "specs"]
 
 
 _REGISTRY: dict[str, dict[str, StrategySpec]] = {}
@@ -136,10 +61,11 @@ def _load(game: str) -> dict[str, StrategySpec]:
         from simcore.registry import GAME_MODULES, get_game
 
         if game in GAME_MODULES and get_game(game).kind.searchable:
-            from strategies.search import register_for
+            from strategies.search import search_specs
 
-            register_for(game, [n for n, s in _REGISTRY.get(game, {}).items()
-                                if s.search is None])
+            for spec in search_specs(game, [n for n, s in _REGISTRY.get(game, {}).items()
+                                            if s.search is None]):
+                _REGISTRY[game][spec.name] = spec
     return _REGISTRY.get(game, {})
 
 
@@ -209,12 +135,6 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
     except RulesError as exc:
         raise RulesError(str(exc).replace("'strategy.", "'strategy.rollout.")) from None
     return Strategy(spec, values, rollout)
-
-
-def param_offsets(params: Mapping[str, Param], start: int = 0) -> dict[str, int]:
-    """Each parameter's place in the strategy's vector, so jitted code reads them by name
-    (module constants such as ``AGGRESSION = OFF["aggression"]``), not by bare index."""
-    return {name: start + k for k, name in enumerate(params)}
 
 
 use_strategies(get)  # Game.configure finds strategies by name through this registry

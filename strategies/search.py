@@ -36,6 +36,7 @@ from simcore.engine import (
     SEAT,
 )
 from simcore.kernels import first_legal, log_event, rng_int
+from strategies.base import Param, StrategySpec
 
 Q_ITERATIONS = Q_SEATS + 1
 Q_C = Q_SEATS + 2
@@ -327,8 +328,6 @@ DEFAULT_ITERATIONS = 1000
 
 
 def _params(rollouts: list[str], iterations: int) -> dict:
-    from strategies.registry import Param
-
     default_rollout = "random" if "random" in rollouts else rollouts[0]
     return {
         "iterations": Param(float(iterations), 1.0, 1_000_000.0,
@@ -381,21 +380,19 @@ def setup(values: np.ndarray, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
     return qp, ints, floats
 
 
-def register_for(game: str, rollouts: list[str]) -> None:
-    """Register ``mcts`` and ``flat_mc`` for ``game``, rolling out with any of ``rollouts``."""
-    from strategies.registry import register_search
-
+def search_specs(game: str, rollouts: list[str]) -> list[StrategySpec]:
+    """``mcts`` and ``flat_mc`` for ``game``, rolling out with any of ``rollouts`` (the
+    registry adds them for every searchable game)."""
     if not rollouts:
-        return
-    register_search(game, "mcts", mcts, setup, _params(rollouts, DEFAULT_ITERATIONS),
-                    description=(
-                        "Monte Carlo tree search (UCT) over the game's own step function: each "
-                        "iteration deals what the deciding seat cannot see afresh (never the "
-                        "true hidden cards or future dice), plays on with the rollout strategy "
-                        "and scores the result (or the game's estimate after `depth` "
-                        "decisions). Seats that do not search play the rollout strategy."))
-    register_search(game, "flat_mc", flat_mc, setup, _params(rollouts, DEFAULT_ITERATIONS),
-                    description=(
-                        "Flat Monte Carlo: each legal action scored by the mean result of "
-                        "rollouts from it (the budget shared evenly), the simple baseline for "
-                        "tree search."))
+        return []
+    return [
+        StrategySpec(game, "mcts", None, _params(rollouts, DEFAULT_ITERATIONS), (
+            "Monte Carlo tree search (UCT) over the game's own step function: each iteration "
+            "deals what the deciding seat cannot see afresh (never the true hidden cards or "
+            "future dice), plays on with the rollout strategy and scores the result (or the "
+            "game's estimate after `depth` decisions). Seats that do not search play the "
+            "rollout strategy."), mcts, setup),
+        StrategySpec(game, "flat_mc", None, _params(rollouts, DEFAULT_ITERATIONS), (
+            "Flat Monte Carlo: each legal action scored by the mean result of rollouts from it "
+            "(the budget shared evenly), the simple baseline for tree search."), flat_mc, setup),
+    ]

@@ -84,13 +84,12 @@ from simcore.hex.state import (
     I_C_RANGE,
     I_C_RANGE_BITS,
     I_C_SIDE,
-    I_COLS,
     I_CRT,
     I_DIE_FACES,
+    I_DIST,
     I_ENTERED_MOVES,
     I_FIRST_OF,
     I_FIRST_SIDE,
-    I_GOOD_AT_BOTTOM,
     I_LAST_OF,
     I_MAX_TURNS,
     I_MIDDLE_BITS,
@@ -933,37 +932,54 @@ def returns(ip, fp, s, out):
 
 @njit(EVALUATE_SIG, cache=True)
 def evaluate(ip, fp, s, out):
-    """An estimate of Good's result for an unfinished game (Bad's is the rest): Artefacts home
-    and carried towards home, counters left and counters still to come."""
+    """An estimate of each side's result for an unfinished game (what a search cut off early
+    scores): every Artefact home counts one for its side; a carried one counts for the
+    carrier's side by how near home it is (walking steps around the Undergrowth); a free one
+    for the side whose nearest counter is nearer; and the counters left (on the board or
+    still to come) by their strength.  The sum is squashed into (0, 1)."""
     if s[OUTCOME] != PLAYING:
         returns(ip, fp, s, out)
         return
-    n_art = ip[I_N_ARTEFACTS]
     rows = ip[I_ROWS]
+    n = ip[I_N_COUNTERS]
     score = 0.0
-    for a in range(n_art):
+    for a in range(ip[I_N_ARTEFACTS]):
         h = s[S_A_HEX + a]
         if h < 0:
             continue
-        # how far along the way from Bad's base line to Good's (0 .. 1), by row
-        r = h // ip[I_COLS]
-        t = r / (rows - 1) if ip[I_GOOD_AT_BOTTOM] == 1 else 1.0 - r / (rows - 1)
+        if bits_has(ip, I_BASE_BITS, h):
+            score += 1.0
+            continue
+        if bits_has(ip, I_BASE_BITS + 2, h):
+            score -= 1.0
+            continue
         carrier = s[S_A_CARRIER + a] - 1
-        weight = 1.0 if carrier < 0 else 1.5
-        if carrier >= 0 and ip[I_C_SIDE + carrier] == BAD:
-            t = t - 0.25
-        elif carrier >= 0:
-            t = t + 0.25
-        score += weight * (t - 0.5)
-    alive = np.zeros(2)
-    for c in range(ip[I_N_COUNTERS]):
+        if carrier >= 0:
+            side = ip[I_C_SIDE + carrier]
+            steps = s[S_HOME_STEPS + side * MAX_HEX + h]
+            near = 1.0 - min(max(steps, 0), rows) / rows
+            score += (0.15 + 0.7 * near) * (1.0 if side == GOOD else -1.0)
+            continue
+        near_good = rows
+        near_bad = rows
+        for c in range(n):
+            if s[S_C_STATUS + c] != CS_ON_BOARD:
+                continue
+            dd = ip[I_DIST + s[S_C_POS + c] * MAX_HEX + h]
+            if ip[I_C_SIDE + c] == GOOD:
+                near_good = min(near_good, dd)
+            else:
+                near_bad = min(near_bad, dd)
+        score += 0.3 * (near_bad - near_good) / rows
+    strength = np.zeros(2)
+    for c in range(n):
         if s[S_C_STATUS + c] != CS_DEAD:
-            alive[ip[I_C_SIDE + c]] += ip[I_C_ATTACK + c] + ip[I_C_DEFENCE + c]
-    total = alive[0] + alive[1]
+            strength[ip[I_C_SIDE + c]] += (ip[I_C_ATTACK + c] + ip[I_C_DEFENCE + c]
+                                           + 0.5 * (ip[I_C_RANGE + c] + ip[I_C_MOVE + c]))
+    total = strength[0] + strength[1]
     if total > 0:
-        score += 2.0 * (alive[0] - alive[1]) / total
-    v = 0.5 + 0.15 * score
-    v = min(max(v, 0.02), 0.98)
+        score += 2.0 * (strength[0] - strength[1]) / total
+    v = 1.0 / (1.0 + np.exp(-1.2 * score))
     out[0] = v
     out[1] = 1.0 - v
 
