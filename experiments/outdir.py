@@ -29,16 +29,18 @@ TMP_PREFIX = ".tmp-"
 LAYOUTS: dict[str, tuple[str, ...]] = {
     "sweep": (MANIFEST, "spec.toml", "rules.toml", "results.parquet", "results.csv",
               "run.json", "comparisons.parquet", "report.md", "report.html", "chart-*.png",
+              "tournament.json",
               "cells/c[0-9][0-9][0-9][0-9]*.parquet", "playouts/c[0-9][0-9][0-9][0-9]*.parquet"),
     "compare": (MANIFEST, "compare.json", "chart-compare.png", "report.md", "report.html"),
     "run": (MANIFEST, "summary.json", "playouts.parquet", "results.csv", "rules.toml",
             "report.md"),
     "pool": (MANIFEST, "summary.json", "playouts.parquet", "results.csv", "rules.toml",
              "report.md"),
+    "ladder": (MANIFEST, "ladder.json", "chart-ladder.png", "report.md", "report.html"),
 }
 SUBFOLDERS = ("cells", "playouts")
 KIND_WORDS = {"sweep": "a sweep", "compare": "a comparison", "run": "a run",
-              "pool": "a pool of runs"}
+              "pool": "a pool of runs", "ladder": "a strength ladder"}
 
 
 class OutDirError(RuntimeError):

@@ -75,12 +75,17 @@ from inside a rule.  A decision with one legal choice is not asked.  An illegal 
 the mask) is replaced by the first legal choice and counted in the record's
 ``illegal_answers``; tests require it to stay 0.
 
+A table of strategies plays mixed seats: up to ``MAX_POLICIES`` policies (``POLICIES``, a
+tuple of function values), their parameter rows, and the policy index of each seat
+(``strategy_parts`` builds them from a configured strategy or ``strategies.base.SeatTable``).
+
 Search (``strategies/search.py``) is called from the same place, for the seats named by the
 bitmask ``qp[Q_SEATS]`` of its parameter vector ``qp``: ``search(g, ip, fp, s, view, mask,
 policy, sp, qp, rng, wi, wf, ev, evn) -> action``, with the game's functions ``g`` to
-simulate, the policy as its rollout player, a stream derived from (seed, playout, decision),
-and workspaces ``wi``/``wf`` the runner allocates once per thread.  The engine knows only its
-type; ``no_search`` stands in when no seat searches.
+simulate, its own rollout player (``policy``; it knows nothing of the other seats'
+strategies), a stream derived from (seed, playout, decision), and workspaces ``wi``/``wf``
+the runner allocates once per thread.  The engine knows only its type; ``no_search`` stands in
+when no seat searches.
 
 Seeding
 -------
@@ -154,6 +159,7 @@ EV_WIDTH = 8
 _I1 = types.int64[::1]
 _I2 = types.int64[:, ::1]
 _F1 = types.float64[::1]
+_F2 = types.float64[:, ::1]
 _U1 = types.uint64[::1]
 _B1 = types.uint8[::1]
 _INT = types.int64
@@ -179,6 +185,10 @@ EVALUATE = types.FunctionType(EVALUATE_SIG)
 RECORD = types.FunctionType(RECORD_SIG)
 CHECK = types.FunctionType(CHECK_SIG)
 POLICY = types.FunctionType(POLICY_SIG)
+# a table of strategies: up to MAX_POLICIES policies, and which plays each seat
+MAX_POLICIES = 4
+MAX_TABLE_SEATS = 8
+POLICIES = types.UniTuple(POLICY, MAX_POLICIES)
 # the game's functions, in this order (StepGame.functions builds it)
 GAME = types.Tuple((INIT, LEGAL, STEP, OBSERVE, DETERMINIZE, RETURNS, EVALUATE, RECORD, CHECK))
 GAME_FUNCTION_NAMES = ("init", "legal", "step", "observe", "determinize", "returns",
@@ -314,16 +324,22 @@ def no_search(g, ip, fp, s, view, mask, policy, sp, qp, rng, wi, wf, ev, evn):
 
 # ---- the driver -----------------------------------------------------------------------------
 @njit(cache=True)
-def play(g, ip, fp, policy, sp, search, qp, seed, index, s, h, view, mask, rng, srng, qrng,
-         wi, wf, rec, ev, evn):
+def play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view, mask,
+         rng, srng, qrng, wi, wf, rec, ev, evn):
     """Play playout ``index`` of run ``seed`` to the end and fill ``rec``: the one place where
-    strategies (and search) are asked."""
+    strategies (and search) are asked.  Seat ``k`` is played by policy ``pol[seat_pol[k]]``
+    with parameters ``sps[seat_pol[k]]``; the seats in ``qp[Q_SEATS]`` search instead, with
+    ``rpol`` (parameters ``rsp``) as their rollout player."""
     init, legal, step, observe, determinize, returns, evaluate, record, check = g
     rng_seed(rng, seed, index)
     rng_seed_stream(srng, seed, index, STREAM_STRATEGY, 0)
     checking = ip[P_CHECK] == 1
     search_seats = np.int64(qp[Q_SEATS])
     max_decisions = ip[P_MAX_DECISIONS]
+    sp0 = sps[0]
+    sp1 = sps[1]
+    sp2 = sps[2]
+    sp3 = sps[3]
     illegal = 0
     errors = 0
     init(ip, fp, s, h, rng)
@@ -344,10 +360,12 @@ def play(g, ip, fp, policy, sp, search, qp, seed, index, s, h, view, mask, rng, 
             observe(ip, fp, s, h, seat, view)
             if seat >= 0 and (search_seats >> seat) & 1:
                 rng_seed_stream(qrng, seed, index, STREAM_SEARCH, s[DECISIONS])
-                a = search(g, ip, fp, s, view, mask, policy, sp, qp, qrng, wi, wf, ev, evn)
+                a = search(g, ip, fp, s, view, mask, rpol, rsp, qp, qrng, wi, wf, ev, evn)
                 searched = 1
             else:
-                a = policy(ip, fp, s, view, mask, sp, srng)
+                k = seat_pol[seat] if 0 <= seat < seat_pol.shape[0] else 0
+                spk = sp0 if k == 0 else (sp1 if k == 1 else (sp2 if k == 2 else sp3))
+                a = pol[k](ip, fp, s, view, mask, spk, srng)
             if a < 0 or a >= mask.shape[0] or mask[a] == 0:
                 a = first_legal(mask)
                 illegal += 1
@@ -380,11 +398,13 @@ def new_arrays(ip, wi_size, wf_size):
     return s, h, view, mask, rng, srng, qrng, wi, wf, rec
 
 
-_RUN_SIG = types.void(GAME, _I1, _F1, POLICY, _F1, SEARCH, _F1, _INT, _INT, _I2, _INT, _INT)
+_RUN_SIG = types.void(GAME, _I1, _F1, POLICIES, _F2, _I1, SEARCH, POLICY, _F1, _F1, _INT, _INT,
+                      _I2, _INT, _INT)
 
 
 @njit(_RUN_SIG, cache=True, parallel=True)
-def run_batch(g, ip, fp, policy, sp, search, qp, seed, start, out, wi_size, wf_size):
+def run_batch(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, start, out, wi_size,
+              wf_size):
     """Play playouts ``start .. start + len(out) - 1`` in parallel, one record row each.
     Playout ``i`` writes only ``out[i]`` from its own streams, so the thread count and the
     batch size change nothing."""
@@ -396,24 +416,25 @@ def run_batch(g, ip, fp, policy, sp, search, qp, seed, start, out, wi_size, wf_s
         ev = np.zeros((0, EV_WIDTH), dtype=np.int64)  # no rows: nothing is logged
         evn = np.zeros(1, dtype=np.int64)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            play(g, ip, fp, policy, sp, search, qp, seed, start + i, s, h, view, mask, rng,
-                 srng, qrng, wi, wf, rec, ev, evn)
+            play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, start + i, s, h,
+                 view, mask, rng, srng, qrng, wi, wf, rec, ev, evn)
             for k in range(width):
                 out[i, k] = rec[k]
 
 
-_TRACE_SIG = types.int64(GAME, _I1, _F1, POLICY, _F1, SEARCH, _F1, _INT, _INT, _I1, _I2,
-                         _INT, _INT)
+_TRACE_SIG = types.int64(GAME, _I1, _F1, POLICIES, _F2, _I1, SEARCH, POLICY, _F1, _F1, _INT,
+                         _INT, _I1, _I2, _INT, _INT)
 
 
 @njit(_TRACE_SIG, cache=True)
-def trace_game(g, ip, fp, policy, sp, search, qp, seed, index, rec, ev, wi_size, wf_size):
+def trace_game(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, rec, ev,
+               wi_size, wf_size):
     """Replay playout ``index`` of run ``seed`` with every event logged into ``ev``; fills
     ``rec`` (the same record the batch gives) and returns the number of events."""
     s, h, view, mask, rng, srng, qrng, wi, wf, rec0 = new_arrays(ip, wi_size, wf_size)
     evn = np.zeros(1, dtype=np.int64)
-    play(g, ip, fp, policy, sp, search, qp, seed, index, s, h, view, mask, rng, srng, qrng,
-         wi, wf, rec0, ev, evn)
+    play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view, mask,
+         rng, srng, qrng, wi, wf, rec0, ev, evn)
     for k in range(rec.shape[0]):
         rec[k] = rec0[k]
     return evn[0]
@@ -556,14 +577,43 @@ def fill_param_header(ip: np.ndarray, *, state_size: int, hidden_size: int, view
     ip[P_CHECK] = 0
 
 
-def search_parts(strategy: Any, ip: np.ndarray) -> tuple[Callable, np.ndarray, int, int]:
-    """(search function, its parameters, int and float workspace words) of a strategy for a
-    game's ``ip``: the stand-ins for one that does not search."""
-    fn = getattr(strategy, "search_fn", None)
-    if fn is None:
-        return no_search, np.zeros(1, dtype=np.float64), 0, 0
-    qp, ints, floats = strategy.search_setup(ip)
-    return fn, qp, ints, floats
+def strategy_parts(strategy: Any, ip: np.ndarray) -> tuple:
+    """What the driver is handed for a configured strategy (one strategy for every seat, or a
+    table of them, see ``strategies.base.SeatTable``): (policies, their parameter rows, the
+    policy of each seat, the search function, its rollout policy and parameters, the search
+    parameters, int and float workspace words)."""
+    n_seats = max(int(ip[P_SEATS]), 1)
+    if hasattr(strategy, "seat_members"):
+        members, seat_of = strategy.seat_members(n_seats)
+    else:
+        members, seat_of = [strategy], [0] * n_seats
+    if not 1 <= len(members) <= MAX_POLICIES:
+        raise ValueError(f"a table holds 1 to {MAX_POLICIES} different strategies, "
+                         f"not {len(members)}")
+    if n_seats > MAX_TABLE_SEATS:
+        raise ValueError(f"the driver holds at most {MAX_TABLE_SEATS} seats")
+    fns = [m.fn for m in members]
+    rows = [np.asarray(policy_values(m), dtype=np.float64) for m in members]
+    width = max(max(r.size for r in rows), 1)
+    sps = np.zeros((MAX_POLICIES, width), dtype=np.float64)
+    for k in range(MAX_POLICIES):
+        r = rows[k] if k < len(rows) else rows[0]
+        sps[k, :r.size] = r
+    pols = tuple(fns[k] if k < len(fns) else fns[0] for k in range(MAX_POLICIES))
+    seat_pol = np.zeros(MAX_TABLE_SEATS, dtype=np.int64)
+    seat_pol[:n_seats] = seat_of
+    searching = [k for k, m in enumerate(members) if getattr(m, "search_fn", None) is not None]
+    if len(searching) > 1:
+        raise ValueError("a table may hold one search strategy (it may sit at several seats)")
+    if not searching:
+        return (pols, sps, seat_pol, no_search, fns[0], rows[0], np.zeros(1, dtype=np.float64),
+                0, 0)
+    k = searching[0]
+    searcher = members[k]
+    qp, ints, floats = searcher.search_setup(ip)
+    if len(members) > 1:  # at a table the search plays its own seats
+        qp[Q_SEATS] = sum(1 << s for s in range(n_seats) if seat_of[s] == k)
+    return (pols, sps, seat_pol, searcher.search_fn, searcher.fn, rows[k], qp, ints, floats)
 
 
 def policy_values(strategy: Any) -> np.ndarray:
@@ -644,10 +694,9 @@ class StepGame(Game):
               count: int) -> np.ndarray:
         _, fp = self._arrays(config)
         out = np.zeros((count, len(self.record_fields)), dtype=np.int64)
-        search, qp, wi, wf = search_parts(config.strategy, ip)
-        with_threads_chunked(run_batch, self.functions(), ip, fp, config.strategy.fn,
-                             policy_values(config.strategy), search, qp, int(seed), int(start),
-                             out, int(wi), int(wf))
+        pols, sps, seat_pol, search, rpol, rsp, qp, wi, wf = strategy_parts(config.strategy, ip)
+        with_threads_chunked(run_batch, self.functions(), ip, fp, pols, sps, seat_pol, search,
+                             rpol, rsp, qp, int(seed), int(start), out, int(wi), int(wf))
         return out
 
     def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
@@ -663,10 +712,9 @@ class StepGame(Game):
             ip[P_CHECK] = 1
         rec = np.zeros(len(self.record_fields), dtype=np.int64)
         ev = np.zeros((self.trace_rows, EV_WIDTH), dtype=np.int64)
-        search, qp, wi, wf = search_parts(config.strategy, ip)
-        n = trace_game(self.functions(), ip, fp, config.strategy.fn,
-                       policy_values(config.strategy), search, qp, int(seed), int(index), rec,
-                       ev, int(wi), int(wf))
+        pols, sps, seat_pol, search, rpol, rsp, qp, wi, wf = strategy_parts(config.strategy, ip)
+        n = trace_game(self.functions(), ip, fp, pols, sps, seat_pol, search, rpol, rsp, qp,
+                       int(seed), int(index), rec, ev, int(wi), int(wf))
         return ev[:n].copy(), rec
 
     def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:

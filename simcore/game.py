@@ -95,7 +95,7 @@ class Config:
         out = dict(self.rules.overridden)
         params = self.strategy.param_specs()
         for k, v in self.strategy.param_dict().items():
-            if v != params[k].shown(params[k].default):
+            if k not in params or v != params[k].shown(params[k].default):
                 out[f"strategy.{k}"] = v
         return out
 

@@ -44,6 +44,7 @@ class StrategySpec:
     # floats).  Its parameter "rollout" names the strategy it plays positions out with.
     search: Callable | None = None
     setup: Callable | None = None
+    table: bool = False  # a strategy per seat (SeatTable): its params are seat_0, seat_1, ...
 
 
 @dataclass
@@ -94,3 +95,55 @@ def param_offsets(params: Mapping[str, Param], start: int = 0) -> dict[str, int]
     """Each parameter's place in the strategy's vector, so jitted code reads them by name
     (module constants such as ``AGGRESSION = OFF["aggression"]``), not by bare index."""
     return {name: start + k for k, name in enumerate(params)}
+
+
+@dataclass
+class SeatTable:
+    """A strategy for each seat (a table of mixed strategies, for ladders, tournaments and
+    sweeps): the step engine's driver plays seat ``k`` with ``seats[k]``.  ``spec`` and
+    ``values`` are the table's own choice parameters (``seat_K``: which strategy).  At most one
+    distinct search strategy may sit at the table (at one seat or several)."""
+
+    spec: StrategySpec
+    values: np.ndarray
+    seats: list[Strategy]
+
+    @property
+    def name(self) -> str:
+        return self.spec.name
+
+    @property
+    def fn(self) -> Callable:
+        return self.seats[0].fn
+
+    @property
+    def label(self) -> str:
+        return " / ".join(s.name for s in self.seats)
+
+    def seat_members(self, n_seats: int) -> tuple[list[Strategy], list[int]]:
+        """(the different strategies, which plays each seat); a seat beyond the list plays
+        the last one."""
+        members: list[Strategy] = []
+        keys: list[tuple] = []
+        seat_of = []
+        for k in range(n_seats):
+            strat = self.seats[min(k, len(self.seats) - 1)]
+            key = (strat.name, tuple(strat.param_dict().items()))
+            if key not in keys:
+                keys.append(key)
+                members.append(strat)
+            seat_of.append(keys.index(key))
+        return members, seat_of
+
+    def param_specs(self) -> dict[str, Param]:
+        out = dict(self.spec.params)
+        for k, strat in enumerate(self.seats):
+            out.update({f"seat_{k}.{name}": p for name, p in strat.param_specs().items()})
+        return out
+
+    def param_dict(self) -> dict[str, float | str]:
+        out: dict[str, float | str] = {
+            k: p.shown(float(self.values[i])) for i, (k, p) in enumerate(self.spec.params.items())}
+        for k, strat in enumerate(self.seats):
+            out.update({f"seat_{k}.{name}": v for name, v in strat.param_dict().items()})
+        return out

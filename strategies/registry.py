@@ -17,7 +17,7 @@ import numpy as np
 
 from simcore.game import use_strategies
 from simcore.rules_data import RulesError, from_text
-from strategies.base import Param, Strategy, StrategySpec, param_offsets
+from strategies.base import Param, SeatTable, Strategy, StrategySpec, param_offsets
 
 __all__ = ["Param", "Strategy", "StrategySpec", "get", "names", "param_offsets", "register",
            "register_search", "specs"]
@@ -66,7 +66,26 @@ def _load(game: str) -> dict[str, StrategySpec]:
             for spec in search_specs(game, [n for n, s in _REGISTRY.get(game, {}).items()
                                             if s.search is None]):
                 _REGISTRY[game][spec.name] = spec
+        if game in GAME_MODULES and get_game(game).kind.style == "step" and _REGISTRY.get(game):
+            _register_table(game)
     return _REGISTRY.get(game, {})
+
+
+TABLE_SEATS = 8
+
+
+def _register_table(game: str) -> None:
+    """``table``: a strategy for each seat (``strategy.seat_K``), each with its own
+    parameters (``strategy.seat_K.X``), for every step game."""
+    choices = tuple(n for n in _REGISTRY[game] if n != "table")
+    default = next((n for n in ("heuristic", "random") if n in choices), choices[0])
+    params = {f"seat_{k}": Param.choice(default, choices, f"strategy of seat {k}")
+              for k in range(TABLE_SEATS)}
+    _REGISTRY[game]["table"] = StrategySpec(
+        game, "table", None, params,
+        "A strategy for each seat (strategy.seat_0, seat_1, ...; each strategy's own "
+        "parameters as strategy.seat_K.NAME), to pit strategies against each other at one "
+        "table.", table=True)
 
 
 def canonical_name(table: Mapping[str, Any], name: str) -> str:
@@ -101,6 +120,12 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
     overrides = dict(overrides or {})
     rollout_over = {k[8:]: overrides.pop(k) for k in list(overrides)
                     if spec.search is not None and k.startswith("rollout.")}
+    seat_over: dict[int, dict[str, Any]] = {}
+    if spec.table:
+        for k in list(overrides):
+            head, dot, rest = k.partition(".")
+            if dot and head.startswith("seat_") and head[5:].isdigit() and head in spec.params:
+                seat_over.setdefault(int(head[5:]), {})[rest] = overrides.pop(k)
     for key, value in overrides.items():
         if key not in spec.params:
             raise RulesError(
@@ -127,6 +152,15 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
         values[keys.index(key)] = float(value)
     if values.size == 0:
         values = np.zeros(1, dtype=np.float64)  # jitted signatures want a non-empty vector
+    if spec.table:
+        seats = []
+        for k, key in enumerate(keys):
+            name_k = spec.params[key].shown(values[k])
+            try:
+                seats.append(get(game, name_k, seat_over.get(k, {})))
+            except RulesError as exc:
+                raise RulesError(str(exc).replace("'strategy.", f"'strategy.{key}.")) from None
+        return SeatTable(spec, values, seats)
     if spec.search is None:
         return Strategy(spec, values)
     rollout_name = spec.params["rollout"].shown(values[keys.index("rollout")])

@@ -16,8 +16,12 @@ through its functions (``legal``, ``step``, ``observe``, ``determinize``, ``retu
 - Rollouts stop after ``depth`` decisions (0: at the end of the game) and are scored by the
   game's ``evaluate`` (its estimate of each seat's result) when cut off.
 
+- The tree widens progressively: a node gets a new child only while it has fewer than
+  ``1 + widen * sqrt(visits)``, and the rollout player's own choice comes first, so a small
+  budget follows the rollout player's line and a larger one looks further afield.
+
 Parameters (``qp``): the seats that search (a bitmask, the engine's ``Q_SEATS``), iterations,
-exploration constant ``c``, rollout depth, and how many root actions the trace shows.
+exploration constant ``c``, rollout depth, how many root actions the trace shows, widening.
 """
 
 from __future__ import annotations
@@ -47,7 +51,8 @@ Q_HIDDEN = Q_SEATS + 6  # layout of the workspace (set when the strategy is conf
 Q_VIEW = Q_SEATS + 7
 Q_MASK = Q_SEATS + 8
 Q_N_SEATS = Q_SEATS + 9
-Q_SIZE = Q_SEATS + 10
+Q_WIDEN = Q_SEATS + 10  # progressive widening: a node may have 1 + widen * sqrt(visits) children
+Q_SIZE = Q_SEATS + 11
 
 # node fields in wi: parent, first child, next sibling, action, seat that chose it, visits
 N_PARENT, N_CHILD, N_SIBLING, N_ACTION, N_SEAT, N_VISITS = range(6)
@@ -175,10 +180,12 @@ def mcts(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
     """UCT over the game's own step function, one determinization per iteration."""
     legal = g[1]
     step = g[2]
+    observe = g[3]
     determinize = g[4]
     node, value, sim_s, sim_h, sim_v, mask, tried, counts, out, sums = _carve(qp, wi, wf)
     iters = np.int64(qp[Q_ITERATIONS])
     c_explore = qp[Q_C]
+    widen = qp[Q_WIDEN]
     depth = np.int64(qp[Q_DEPTH])
     seat = s[SEAT]
     ev0 = ev[:0]  # simulated steps log nothing
@@ -208,15 +215,22 @@ def mcts(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
                     tried[a] = 1
                     untried -= 1
                 ch = node[ch * NODE_INTS + N_SIBLING]
-            if untried > 0 and n_nodes < iters + 2:
-                r = rng_int(rng, untried)
-                a = -1
-                for k in range(n_mask):
-                    if mask[k] and not tried[k]:
-                        if r == 0:
-                            a = k
-                            break
-                        r -= 1
+            n_children = n - untried
+            allowed = n if widen <= 0.0 else 1 + np.int64(
+                widen * math.sqrt(node[cur * NODE_INTS + N_VISITS]))
+            if untried > 0 and n_children < allowed and n_nodes < iters + 2:
+                # the rollout player's own choice first, then the others at random
+                observe(ip, fp, sim_s, sim_h, here, sim_v)
+                a = policy(ip, fp, sim_s, sim_v, mask, sp, rng)
+                if a < 0 or a >= n_mask or not mask[a] or tried[a]:
+                    r = rng_int(rng, untried)
+                    a = -1
+                    for k in range(n_mask):
+                        if mask[k] and not tried[k]:
+                            if r == 0:
+                                a = k
+                                break
+                            r -= 1
                 _new_node(node, value, n_nodes, cur, a, here)
                 cur = n_nodes
                 n_nodes += 1
@@ -343,6 +357,10 @@ def _params(rollouts: list[str], iterations: int) -> dict:
         "seats": Param.choice("all", ("all",) + tuple(str(k) for k in range(MAX_SEATS)),
                               "which seat searches: all, or one seat's number"),
         "show": Param(3.0, 0.0, 64.0, "root actions the trace shows for each search"),
+        "widen": Param(1.0, 0.0, 100.0,
+                       "progressive widening: a node gets a new child only while it has fewer "
+                       "than 1 + widen x sqrt(visits), the rollout player's own choice first "
+                       "(0: every action at once, plain UCT)"),
     }
 
 
@@ -350,7 +368,7 @@ def setup(values: np.ndarray, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
     """The search parameter vector and workspace size for a configured game."""
     from simcore import engine as E
 
-    names = ("iterations", "c", "depth", "rollout", "seats", "show")
+    names = ("iterations", "c", "depth", "rollout", "seats", "show", "widen")
     v = dict(zip(names, values, strict=True))
     seats = int(ip[E.P_SEATS])
     which = int(v["seats"])  # 0 = "all", k + 1 = seat k
@@ -369,6 +387,7 @@ def setup(values: np.ndarray, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
     qp[Q_C] = v["c"]
     qp[Q_DEPTH] = v["depth"]
     qp[Q_SHOW] = v["show"]
+    qp[Q_WIDEN] = v["widen"]
     qp[Q_STATE] = ip[E.P_STATE_SIZE]
     qp[Q_HIDDEN] = ip[E.P_HIDDEN_SIZE]
     qp[Q_VIEW] = ip[E.P_VIEW_SIZE]
