@@ -778,25 +778,42 @@ def bench(
     for name in chosen:
         g = get_game(name)
         per_strategy = {}
+        search_speed: dict[str, dict] = {}
         splits: dict[str, dict] = {}
-        for sname in registry.names(g.name):
-            config = g.configure(None, sname)
+        entries = [(s, s, None) for s in registry.names(g.name)]
+        if g.kind.searchable and "mcts" in registry.names(g.name):
+            # the search's throughput with random rollouts too (its cheapest rollout player)
+            entries.append(("mcts/random", "mcts", {"strategy.rollout": "random"}))
+        for label, sname, over in entries:
+            config = g.configure(over, sname)
             g.warm_up(config)
-            n = 4096
+            searching = getattr(config.strategy, "search_fn", None) is not None
+            n = 2 if searching else 4096
             done = 0
+            searches = 0
             t0 = time.perf_counter()
             while True:
-                g.run_batch(config, 12345, done, n)
+                recs = g.run_batch(config, 12345, done, n)
+                if searching:
+                    searches += int(recs["searches"].sum())
                 done += n
                 elapsed = time.perf_counter() - t0
                 if elapsed >= seconds:
                     break
                 n = min(n * 2, DEFAULT_BATCH)  # the batch size real runs use
-            per_strategy[sname] = done / elapsed
+            per_strategy[label] = done / elapsed
+            line = (f"{g.name:8s} {label:12s} {done / elapsed:14,.1f} playouts/s "
+                    f"({done:,} games in {elapsed:.1f}s)")
+            if searching:
+                iters = int(config.strategy.param_dict()["iterations"])
+                rate = searches * iters / elapsed
+                search_speed[label] = {"iterations_per_s": rate, "iterations": iters,
+                                       "searches": searches,
+                                       "rollout": config.strategy.param_dict()["rollout"]}
+                line += f"; search {rate:,.0f} iterations/s"
             if not json_out:
-                typer.echo(f"{g.name:8s} {sname:12s} {done / elapsed:14,.0f} playouts/s "
-                           f"({done:,} games in {elapsed:.1f}s)", err=False)
-            if split:
+                typer.echo(line, err=False)
+            if split and not searching:
                 per_thread = done / elapsed / numba.get_num_threads()
                 cost = strategy_cost(config, int(per_thread * seconds / 10) + 1)
                 splits[sname] = cost
@@ -808,6 +825,8 @@ def bench(
             "strategies": per_strategy,
             "threads": numba.get_num_threads(),
         }
+        if search_speed:
+            results[g.name]["search"] = search_speed
         if split:
             results[g.name]["split"] = dict(splits)
     if json_out:

@@ -55,7 +55,8 @@ The functions a step game provides (numba, with the exact signatures ``*_SIG`` b
   search cut off early uses); a game without one writes an even share.
 - ``record(ip, fp, s, h, rec)``: the playout record; its first fields are ``outcome, winner,
   turns`` (the experiments layer relies on them).  The driver appends ``decisions``,
-  ``illegal_answers`` and ``violations`` after the game's own fields.
+  ``searches`` (decisions answered by search), ``illegal_answers`` and ``violations`` after
+  the game's own fields.
 - ``check(ip, fp, s, h) -> errors``: the rules checker (conservation, legality of the
   position), run after every step when ``ip[P_CHECK]`` is 1; 0 in a game without one.
 
@@ -139,7 +140,7 @@ P_CHECK = 7  # 1: run the rules checker after every step
 PARAM_HEADER = 8
 
 # the engine's fields after the game's own record fields
-ENGINE_RECORD_FIELDS = ("decisions", "illegal_answers", "violations")
+ENGINE_RECORD_FIELDS = ("decisions", "searches", "illegal_answers", "violations")
 N_ENGINE_RECORD = len(ENGINE_RECORD_FIELDS)
 
 # ---- search parameters: the only word of qp the engine reads --------------------------------
@@ -342,6 +343,7 @@ def play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h
     sp3 = sps[3]
     illegal = 0
     errors = 0
+    searches = 0
     init(ip, fp, s, h, rng)
     if checking:
         errors += check(ip, fp, s, h)
@@ -362,6 +364,7 @@ def play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h
                 rng_seed_stream(qrng, seed, index, STREAM_SEARCH, s[DECISIONS])
                 a = search(g, ip, fp, s, view, mask, rpol, rsp, qp, qrng, wi, wf, ev, evn)
                 searched = 1
+                searches += 1
             else:
                 k = seat_pol[seat] if 0 <= seat < seat_pol.shape[0] else 0
                 spk = sp0 if k == 0 else (sp1 if k == 1 else (sp2 if k == 2 else sp3))
@@ -378,8 +381,9 @@ def play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h
     record(ip, fp, s, h, rec)
     k = ip[P_RECORD_SIZE]
     rec[k] = s[DECISIONS]
-    rec[k + 1] = illegal
-    rec[k + 2] = errors
+    rec[k + 1] = searches
+    rec[k + 2] = illegal
+    rec[k + 3] = errors
 
 
 @njit(cache=True)

@@ -338,17 +338,19 @@ def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
 
 # ---- registration: `mcts` and `flat_mc` for every searchable game ---------------------------
 MAX_SEATS = 8
-DEFAULT_ITERATIONS = 1000
+DEFAULT_ITERATIONS = 200
 
 
 def _params(rollouts: list[str], iterations: int) -> dict:
-    default_rollout = "random" if "random" in rollouts else rollouts[0]
+    # the game's own heuristic plays positions out (and the other seats) unless told otherwise:
+    # random rollouts are faster but, in a game where random play rarely ends, say little
+    default_rollout = next((r for r in ("heuristic", "random") if r in rollouts), rollouts[0])
     return {
         "iterations": Param(float(iterations), 1.0, 1_000_000.0,
                             "search iterations per decision (the budget: a number, not a time, "
                             "so games stay reproducible)"),
         "c": Param(0.7, 0.0, 10.0, "exploration constant of UCT (results are in [0, 1])"),
-        "depth": Param(10.0, 0.0, 100_000.0,
+        "depth": Param(20.0, 0.0, 100_000.0,
                        "rollout decisions before the game's evaluation scores the position (0: "
                        "play every rollout to the end)"),
         "rollout": Param.choice(default_rollout, tuple(rollouts),
@@ -357,7 +359,7 @@ def _params(rollouts: list[str], iterations: int) -> dict:
         "seats": Param.choice("all", ("all",) + tuple(str(k) for k in range(MAX_SEATS)),
                               "which seat searches: all, or one seat's number"),
         "show": Param(3.0, 0.0, 64.0, "root actions the trace shows for each search"),
-        "widen": Param(1.0, 0.0, 100.0,
+        "widen": Param(0.5, 0.0, 100.0,
                        "progressive widening: a node gets a new child only while it has fewer "
                        "than 1 + widen x sqrt(visits), the rollout player's own choice first "
                        "(0: every action at once, plain UCT)"),

@@ -78,6 +78,17 @@ def _on_base(ip: np.ndarray, side: int, h: int) -> bool:
     return bool((word >> (h & 63)) & 1)
 
 
+def action_text(decision: int, a: int, codes: list[str], cols: int) -> str:
+    """An answer to ``decision`` in words: a hex, a counter, or what a named code means."""
+    if decision in (S.D_PLACE_ARTEFACT, S.D_PLACE_UNDERGROWTH, S.D_ENTER_HEX, S.D_MOVE_TO):
+        return hex_name(a, cols)
+    if decision == S.D_DROP:
+        return "leave it" if a == S.A_LEAVE else "keep it"
+    if decision in (S.D_ENTER, S.D_MOVE_PICK, S.D_ATTACK_PICK) and a == S.A_END:
+        return "pass" if decision == S.D_ENTER else "no more"
+    return codes[a] if 0 <= a < len(codes) else str(a)
+
+
 def format_events(game, config, seed: int, index: int, events: np.ndarray,
                   rec: np.ndarray) -> str:
     p = config.params
@@ -138,8 +149,12 @@ def format_events(game, config, seed: int, index: int, events: np.ndarray,
             game.apply(config, st, c)
             continue
         if code == E.EV_SEARCH:
-            search_lines.append(f"    search: {codes[a] if 0 <= a < len(codes) else a} "
-                                f"visits {b}, value {c / 1e6:.3f}")
+            asked = int(st.s[E.DECISION])
+            if d == 0:
+                search_lines.append(f"    {S.SIDE_NAMES[int(st.s[E.SEAT])]} searches "
+                                    f"({e5:,} iterations) on {S.DECISION_NAMES[asked]}:")
+            search_lines.append(f"      {action_text(asked, a, codes, cols)}: tried {b:,} "
+                                f"times, mean result {c / 1e6:.3f}")
             continue
         if code == S.EV_TURN:
             picture_if_new_turn()
