@@ -34,6 +34,7 @@ import pandas as pd  # noqa: E402
 
 from experiments.labels import (  # noqa: E402
     cell_text,
+    headline_name,
     outcome_text,
     setting_name,
     setting_text,
@@ -135,10 +136,11 @@ class ChartData:
         self.axes: dict[str, list] = manifest["axes"]
         self.coop = bool(manifest["cooperative"])
         self.roles = choose_roles(self.axes, manifest.get("report"))
+        self.words = words_of(manifest)
         prefix, name = headline(self.coop)
+        name = headline_name(self.words, name)
         self.rate_cols = (f"{prefix}_rate", f"{prefix}_lo", f"{prefix}_hi")
         self.rate_label = f"{name} (%)"
-        self.words = words_of(manifest)
 
     def label(self, key: str, value: Any) -> str:
         """A value of a setting as a tick or legend label (``Yog-Sothoth``, ``on``)."""

@@ -31,8 +31,21 @@ def game_words(game: Any) -> dict[str, Any]:
     values = {key: {str(v): str(label) for v, label in table.items()}
               for key, table in (getattr(game, "value_labels", None) or {}).items()}
     settings = {**GENERIC_SETTINGS, **(getattr(game, "setting_names", None) or {})}
-    return {"outcomes": outcomes, "values": values, "settings": settings,
-            "turn": str(getattr(game, "turn_text", "") or "")}
+    out = {"outcomes": outcomes, "values": values, "settings": settings,
+           "turn": str(getattr(game, "turn_text", "") or "")}
+    if not game.kind.cooperative:  # the headline is seat 0's win rate: by its name if it has one
+        try:
+            seat0 = game.seat_names(game.default_rules())[0]
+        except (AttributeError, IndexError, TypeError, ValueError):
+            seat0 = "0"
+        if seat0 != "0":
+            out["headline"] = f"{seat0} (seat 0) win rate"
+    return out
+
+
+def headline_name(words: dict, default: str) -> str:
+    """The headline rate's name: the game's words for it, else ``default``."""
+    return str(words.get("headline") or default)
 
 
 def words_of(manifest: dict) -> dict[str, Any]:

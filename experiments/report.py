@@ -154,7 +154,10 @@ def _rate(row: pd.Series, prefix: str) -> Rate:
 
 def headline(manifest: dict) -> tuple[str, str]:
     """The column prefix and the name of the rate every chart and table leads with."""
-    return stats_headline(manifest["cooperative"])
+    from experiments.labels import headline_name, words_of
+
+    prefix, name = stats_headline(manifest["cooperative"])
+    return prefix, headline_name(words_of(manifest), name)
 
 
 def headline_indicator(manifest: dict, playouts: pd.DataFrame) -> np.ndarray:

@@ -31,6 +31,22 @@ class HexWargame(StepGame):
         "first": Shortcut("first_side", "SIDE", "Who plays the first turn: good or bad."),
     }
 
+    # words for reports and traces (the experiments layer uses them where a game offers them)
+    outcome_text = {
+        "good_win": "Good brought all three Artefacts to its base line",
+        "bad_win": "Bad brought all three Artefacts to its base line",
+        "stalemate": "turn cap reached with no winner (a stalemate)",
+    }
+    setting_names = {
+        "strategy.seat_0": "Good's strategy", "strategy.seat_1": "Bad's strategy",
+        "strategy.good": "Good's strategy", "strategy.bad": "Bad's strategy",
+        "bad.cultist.count": "Cultists", "first_side": "first side",
+    }
+    turn_text = "a turn is one player's turn; a round is Good's turn and Bad's"
+
+    def turns_per_round(self, config: Config) -> int:
+        return 2
+
     def compile_params(self, rules: RulesData) -> HexParams:
         return compile_params(rules)
 
