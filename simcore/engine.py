@@ -669,6 +669,9 @@ class StepGame(Game):
     rules_module: str = ""  # e.g. "simcore.hex.rules"
     game_record_fields: tuple[str, ...] = ()  # "outcome", "winner", "turns", ...
     cap_outcome: str = ""  # the outcome of a game stopped by the turn cap
+    # a game whose turn cap lies far beyond any real game counts one stopped by it as stuck
+    # (a failure of ``check``); otherwise the cap is a result of the game
+    cap_is_stuck: bool = False
     trace_rows: int = 200_000
 
     @property
@@ -752,6 +755,8 @@ class StepGame(Game):
             n = min(batch, games - done)
             recs = self._play(config, ip, seed, done, n)
             bad = (recs[:, col["violations"]] > 0) | (recs[:, col["illegal_answers"]] > 0)
+            if self.cap_is_stuck:
+                bad |= recs[:, col["outcome"]] == cap
             violations += int(recs[:, col["violations"]].sum())
             illegal += int(recs[:, col["illegal_answers"]].sum())
             capped += int((recs[:, col["outcome"]] == cap).sum())
@@ -762,6 +767,9 @@ class StepGame(Game):
             done += n
             if progress is not None:
                 progress(n)
+        if self.cap_is_stuck:
+            return {"games": games, "seed": seed, "violations": violations,
+                    "illegal_answers": illegal, "stuck": capped, "first_violation": first}
         return {"games": games, "seed": seed, "violations": violations,
                 "illegal_answers": illegal, "stuck": 0,
                 f"ended_by_turn_cap ({self.cap_outcome or 'none'})": capped,

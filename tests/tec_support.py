@@ -5,12 +5,13 @@
 * :class:`Table` is a hand-made game: ``init_state`` with a fixed stream and a scripted
   strategy, then edited field by field with names (``tb["town2.mad.red"] = 3``) or by moving
   pieces between places (``tb.move("bag.red", "town2.mad.red", 3)``), so the box stays whole.
-* :func:`call` runs one rule function of ``simcore.tec.rules`` on a table: a single jitted
-  switch (:data:`F_*` codes), compiled once and cached, with the decision function as a
-  first-class function argument (as the batch runner takes it).
-* :func:`scripted` is a decision function that answers from its parameter vector in order
-  (a cursor in ``sp[0]``) and logs every decision it is asked, with the legal mask, so a test
-  can check what the rules offered.  :func:`script` builds that vector.
+* :meth:`Table.call` runs one rule function of the step rules (``simcore.tec.tracks``,
+  ``wheel``, ``pages``, ``setup``, ``legality``, ``actions``, ``checker``) on a table: a single
+  jitted switch (:data:`F_*` codes), compiled once and cached.  A code that starts a procedure
+  (an action, a turn, a roll) runs it on the frame stack to its end, answering its questions.
+* :func:`scripted` answers from its parameter vector in order (a cursor in ``sp[0]``) and logs
+  every decision it is asked, with the legal mask, so a test can check what the rules offered.
+  :func:`script` builds that vector.
 """
 
 from __future__ import annotations
@@ -21,11 +22,27 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, types
 
-from simcore.kernels import new_rng, rng_int
+from simcore import engine as E
+from simcore.engine import (
+    DECISION,
+    DEPTH,
+    OUTCOME,
+    PLAYING,
+    frame_pop,
+    frame_proc,
+    frame_push,
+)
+from simcore.kernels import first_legal, new_rng, rng_int
 from simcore.registry import get_game
+from simcore.tec import actions as AC
+from simcore.tec import checker as CK
+from simcore.tec import legality as L
+from simcore.tec import pages as PG
 from simcore.tec import rules as R
+from simcore.tec import setup as SU
 from simcore.tec import state as S
-from simcore.tec.playout import DECIDE_TYPE, play_turn, trace_game
+from simcore.tec import tracks as TR
+from simcore.tec import wheel as W
 
 GAME = get_game("tec")
 EV_ROWS = 20_000
@@ -47,7 +64,7 @@ SP_SIZE = LOG + 4 * MAX_LOG
 
 
 @njit(cache=True, _nrt=False)
-def scripted(st, legal, params, rng):
+def scripted(st, legal, params, rng):  # (the state, the mask, the script, a stream)
     """Answer from the script in ``params`` (see the module), logging every decision."""
     cur = int(params[SP_CURSOR])
     if cur < int(params[SP_LEN]):
@@ -84,7 +101,7 @@ def scripted(st, legal, params, rng):
             if legal[k]:
                 mask |= 1 << k
         o = LOG + 4 * n_log
-        params[o] = st[S.S_DECISION]
+        params[o] = st[DECISION]
         params[o + 1] = st[S.S_CTX]
         params[o + 2] = mask
         params[o + 3] = a
@@ -123,71 +140,117 @@ def asked(sp: np.ndarray) -> list[Asked]:
 
 # ---- one jitted switch over the rule functions --------------------------------------------
 # The rules' inline functions are compiled into every caller, so the switch holds one copy of
-# each (the actions only through apply_action) and calls the non-inline ones (init_state,
-# play_turn ...), whose compiled code it shares with the playout's trace.
+# each.  A code that starts a procedure (an action, a turn, a roll, the setup) runs it on the
+# frame stack, answering every question it asks from the scripted strategy (always asked, even
+# with one legal choice, so a script's answers line up with every question), until the
+# procedure is over (the stack is empty again) or the game is.
 (F_INIT, F_SPIN_STEP, F_ADD_ENERGY, F_ADD_TEMP, F_ADD_TOWN_MADNESS, F_GIVE_CHAOS,
  F_TAKE_SHAMBLER, F_PLACE_SHAMBLER, F_RESOLVE_PENDING, F_RESOLVE_DRAWN, F_LEGAL_ACTIONS,
  F_REACHABLE, F_MOVE_DIRECTION, F_APPLY_ACTION, F_DRAW_ON_STOP, F_PLACE_TOKEN, F_PHASE_TWO,
  F_ROLL, F_VENT, F_CONSERVATION, F_PLAY_TURN, F_ROLL_DIE, F_BRAIN_UP, F_FLIP) = range(24)
 
 _I1 = types.int64[::1]
-_SIG = types.int64(types.int64, _I1, _I1, _I1, DECIDE_TYPE, types.float64[::1],
-                   types.uint64[::1], types.uint8[::1], _I1, types.int64[:, ::1], _I1,
-                   types.int64, types.int64)
+_SIG = types.int64(types.int64, _I1, _I1, _I1, types.float64[::1], types.uint64[::1],
+                   types.uint8[::1], types.int64[:, ::1], _I1, types.int64, types.int64)
+
+
+@njit(cache=True)
+def _answer_one(ip, s, h, rng, sp, mask, ev, evn):
+    """Ask the scripted strategy the question ``s`` is stopped at and apply its answer (an
+    illegal answer is replaced by the first legal choice, as the engine's driver does)."""
+    R.legal_mask(ip, s, mask)
+    a = scripted(s, mask, sp, rng)
+    if a < 0 or a >= mask.shape[0] or mask[a] == 0:
+        a = first_legal(mask)
+    R.answer(ip, s, h, rng, a, ev, evn)
+
+
+@njit(cache=True)
+def _drive(ip, s, h, rng, sp, mask, ev, evn, asked, stop_at_action):
+    """Answer questions and resume the procedures until the stack is empty or the game is
+    over (``stop_at_action``: also at the turn's first D_ACTION question, after its spin)."""
+    if not asked:
+        asked = R.run_frames(ip, s, h, rng, ev, evn)
+    while asked and s[OUTCOME] == PLAYING:
+        if stop_at_action and s[DECISION] == S.D_ACTION and frame_proc(s) == S.PR_TURN:
+            while s[DEPTH] > 0:
+                frame_pop(s)
+            return
+        _answer_one(ip, s, h, rng, sp, mask, ev, evn)
+        asked = R.run_frames(ip, s, h, rng, ev, evn)
+    while s[DEPTH] > 0:  # a game over leaves its procedures behind
+        frame_pop(s)
 
 
 @njit(_SIG, cache=True)
-def _call(code, st, hid, ip, decide, sp, rng, legal, pending, ev, evn, a0, a1):
+def _call(code, st, hid, ip, sp, rng, legal, ev, evn, a0, a1):
     """Run rule ``code`` on the table; returns the rule's result (0 when it has none)."""
     if code == F_INIT:
-        R.init_state(st, hid, rng, ip, decide, sp, legal, ev, evn)
+        if SU.setup_begin(ip, st, hid, rng, ev, evn):
+            frame_push(st, S.PR_SETUP)
+            _drive(ip, st, hid, rng, sp, legal, ev, evn, False, False)
     elif code == F_SPIN_STEP:
-        R.spin_step(st, rng, ip, pending, decide, sp, legal, ev, evn)
-    elif code == F_ADD_ENERGY:
-        R.add_energy(st, ev, evn)
-    elif code == F_ADD_TEMP:
-        R.add_temperament(st, a0, a1, ip, ev, evn)
-    elif code == F_ADD_TOWN_MADNESS:
-        R.add_town_madness(st, a0, a1, pending, ev, evn)
-    elif code == F_GIVE_CHAOS:
-        R.give_chaos(st, a0, ip, ev, evn)
-    elif code == F_TAKE_SHAMBLER:
-        return R.take_shambler(st, a0)
-    elif code == F_PLACE_SHAMBLER:
-        return R.place_shambler(st, a0, a1, ev, evn)
-    elif code == F_RESOLVE_PENDING:
-        R.resolve_pending(st, rng, ip, pending, ev, evn)
-    elif code == F_RESOLVE_DRAWN:
-        R.resolve_drawn(st, a0, a1, ip, pending, ev, evn)
-    elif code == F_LEGAL_ACTIONS:
-        return R.legal_actions(st, hid, ip, legal)
-    elif code == F_REACHABLE:
-        R.clear_legal(legal)
-        return R.reachable_towns(st, a0, ip, legal)
-    elif code == F_MOVE_DIRECTION:
-        return R.move_direction(st, a0, a1, rng, ip, decide, sp, legal)
-    elif code == F_APPLY_ACTION:
-        R.apply_action(st, hid, a0, rng, ip, pending, decide, sp, legal, ev, evn)
-    elif code == F_DRAW_ON_STOP:
-        R.draw_on_stop(st, a0, a1, rng, ip, pending, ev, evn)
-    elif code == F_PLACE_TOKEN:
-        return R.place_page_token(st, a0, ip, ev, evn)
-    elif code == F_PHASE_TWO:
-        R.enter_phase_two(st, ip, ev, evn)
-    elif code == F_ROLL:
-        R.roll_dice(st, a0, a1, rng, ip, decide, sp, legal, ev, evn)
-    elif code == F_VENT:
-        R.vent(st, a0, a1, rng, decide, sp, legal, ev, evn)
-    elif code == F_CONSERVATION:
-        return R.conservation_errors(st, hid, ip)
+        R.push_turn(st)
+        _drive(ip, st, hid, rng, sp, legal, ev, evn, False, True)
     elif code == F_PLAY_TURN:
-        return play_turn(st, hid, rng, ip, pending, decide, sp, legal, ev, evn)
+        R.push_turn(st)
+        _drive(ip, st, hid, rng, sp, legal, ev, evn, False, False)
+    elif code == F_ADD_ENERGY:
+        TR.add_energy(st, ev, evn)
+    elif code == F_ADD_TEMP:
+        TR.add_temperament(st, a0, a1, ip, ev, evn)
+    elif code == F_ADD_TOWN_MADNESS:
+        TR.add_town_madness(st, a0, a1, ev, evn)
+    elif code == F_GIVE_CHAOS:
+        TR.give_chaos(st, a0, ip, ev, evn)
+    elif code == F_TAKE_SHAMBLER:
+        return TR.take_shambler(st, a0)
+    elif code == F_PLACE_SHAMBLER:
+        return TR.place_shambler(st, a0, a1, ev, evn)
+    elif code == F_RESOLVE_PENDING:
+        W.resolve_pending(st, rng, ip, ev, evn)
+    elif code == F_RESOLVE_DRAWN:
+        W.resolve_drawn(st, a0, a1, ip, ev, evn)
+    elif code == F_LEGAL_ACTIONS:
+        return L.legal_actions(st, ip, legal)
+    elif code == F_REACHABLE:
+        L.clear_mask(legal)
+        return L.reachable_towns(st, a0, ip, legal)
+    elif code == F_MOVE_DIRECTION:
+        cw = L.direction_ok(st, a0, a1, 1, ip)
+        ccw = L.direction_ok(st, a0, a1, -1, ip)
+        if cw and ccw:
+            L.clear_mask(legal)
+            legal[0] = 1
+            legal[1] = 1
+            st[S.S_CTX] = a1
+            st[DECISION] = S.D_DIRECTION
+            a = scripted(st, legal, sp, rng)
+            return 1 if a == 0 else -1
+        return 1 if cw else (-1 if ccw else 0)
+    elif code == F_APPLY_ACTION:
+        AC.start_action(ip, st, a0, ev, evn)
+        _drive(ip, st, hid, rng, sp, legal, ev, evn, False, False)
+    elif code == F_DRAW_ON_STOP:
+        W.draw_on_stop(st, a0, a1, rng, ip, ev, evn)
+    elif code == F_PLACE_TOKEN:
+        return PG.place_page_token(st, a0, ip, ev, evn)
+    elif code == F_PHASE_TWO:
+        PG.enter_phase_two(st, ip, ev, evn)
+    elif code == F_ROLL:
+        asked = AC.roll_start(ip, st, rng, a0, a1, ev, evn)
+        _drive(ip, st, hid, rng, sp, legal, ev, evn, asked == 1, False)
+    elif code == F_VENT:
+        AC.push_repeat(st, S.D_VENT, a1)
+        _drive(ip, st, hid, rng, sp, legal, ev, evn, False, False)
+    elif code == F_CONSERVATION:
+        return CK.conservation_errors(ip, st, hid)
     elif code == F_ROLL_DIE:
-        return R.roll_die(rng, ip)
+        return AC.roll_die(rng, ip)
     elif code == F_BRAIN_UP:
-        R.brain_up(st, a0, ev, evn)
+        TR.brain_up(st, a0, ev, evn)
     elif code == F_FLIP:
-        R.flip_page(st, hid, a0, ip, ev, evn)
+        PG.flip_page(st, hid, a0, ip, ev, evn)
     return 0
 
 
@@ -297,6 +360,11 @@ _PLACES = {"bag": S.S_BAG, "smat.sh": S.S_SMAT_SH, "smat.mad": S.S_SMAT_MAD,
            "dice": S.S_DICE, "ctx": S.S_CTX}
 
 
+# the engine's fixed fields at the head of every state
+_HEADER = {"outcome": E.OUTCOME, "winner": E.WINNER, "seat": E.SEAT, "decision": E.DECISION,
+           "turn": E.TURN, "decisions": E.DECISIONS, "depth": E.DEPTH}
+
+
 def _index(part: str, names: Mapping[str, int]) -> int:
     return names[part] if part in names else int(part)
 
@@ -320,6 +388,8 @@ def offset(name: str) -> int:
         key = ".".join(parts[:n])
         if key in _PLACES and len(parts) <= n + 1:
             return _PLACES[key] + (_index(parts[n], KINDS) if len(parts) > n else 0)
+    if name in _HEADER:
+        return _HEADER[name]
     if len(parts) == 2:
         return getattr(S, "S_" + head.upper()) + _index(parts[1], KINDS)
     return getattr(S, "S_" + name.upper())
@@ -331,14 +401,18 @@ class Table:
 
     def __init__(self, ip: np.ndarray, seed: int = 0, sp: np.ndarray | None = None):
         self.ip = ip
-        self.st = np.zeros(S.S_SIZE, dtype=np.int64)
-        self.hid = np.zeros(S.H_SIZE, dtype=np.int64)
-        self.legal = np.zeros(S.LEGAL_SIZE, dtype=np.uint8)
-        self.pending = np.zeros(S.N_COLOURS, dtype=np.int64)
-        self.ev = np.zeros((EV_ROWS, S.EV_WIDTH), dtype=np.int64)
+        self.st = np.zeros(int(ip[E.P_STATE_SIZE]), dtype=np.int64)
+        self.hid = np.zeros(int(ip[E.P_HIDDEN_SIZE]), dtype=np.int64)
+        self.legal = np.zeros(int(ip[E.P_MASK_SIZE]), dtype=np.uint8)
+        self.ev = np.zeros((EV_ROWS, E.EV_WIDTH), dtype=np.int64)
         self.evn = np.zeros(1, dtype=np.int64)
         self.rng = new_rng(seed, 0)
         self.sp = script() if sp is None else sp
+
+    @property
+    def pending(self) -> np.ndarray:
+        """The Great Old One's powers queued by colour (TEC-ACC-2): a view into the state."""
+        return self.st[S.S_PENDING:S.S_PENDING + S.N_COLOURS]
 
     # -- fields
     def __getitem__(self, name: str) -> int:
@@ -380,13 +454,11 @@ class Table:
         return self
 
     # -- running rules
-    def call(self, code: int, a0: int = 0, a1: int = 0, sp: np.ndarray | None = None,
-             decide=None) -> int:
+    def call(self, code: int, a0: int = 0, a1: int = 0, sp: np.ndarray | None = None) -> int:
         if sp is not None:
             self.sp = sp
-        return int(_call(code, self.st, self.hid, self.ip, decide or scripted, self.sp,
-                         self.rng, self.legal, self.pending, self.ev, self.evn, int(a0),
-                         int(a1)))
+        return int(_call(code, self.st, self.hid, self.ip, self.sp, self.rng, self.legal,
+                         self.ev, self.evn, int(a0), int(a1)))
 
     def act(self, a: int, sp: np.ndarray | None = None) -> None:
         """Carry out main action ``a`` (A_*) for the current character (no legality check,
@@ -480,7 +552,8 @@ class Table:
         return self
 
 
-_BOOKKEEPING = ("spin_", "decision", "ctx", "cnt_", "dice", "ndice", "rerolls", "max_brain")
+_BOOKKEEPING = ("spin_", "decision", "ctx", "cnt_", "dice", "ndice", "rerolls", "max_brain",
+                "seat", "depth", "frame")
 _NAMES: dict[int, str] = {}
 _WHOLE = ("S_SIZE", "S_TOWNS", "S_CHARS", "S_PORTALS")
 
@@ -488,6 +561,10 @@ _WHOLE = ("S_SIZE", "S_TOWNS", "S_CHARS", "S_PORTALS")
 def _offset_names() -> dict[int, str]:
     """Offset -> a name :func:`offset` accepts."""
     if not _NAMES:
+        for n, off in _HEADER.items():
+            _NAMES[off] = n
+        for k in range(E.FRAMES, E.HEADER):
+            _NAMES[k] = f"frame.{k - E.FRAMES}"
         consts = sorted((getattr(S, n), n) for n in dir(S)
                         if n.startswith("S_") and isinstance(getattr(S, n), int))
         for i, (off, n) in enumerate(consts):
@@ -550,17 +627,50 @@ def table(overrides: Mapping[str, Any] | None = None, *, ip: np.ndarray | None =
     return tb
 
 
+R_VIOLATIONS = S.R_SIZE  # play_game's record: the game's fields, then the checker's count
+NO_FLOATS = np.zeros(1, dtype=np.float64)
+
+
+@njit(cache=True)
+def _play(ip, fp, sp, seed, index, rec, ev):
+    """One whole game on the step rules, every event logged, every question answered by the
+    scripted strategy (its random answers from the strategy's own stream); the rules checker
+    runs after every step and its count goes in ``rec[R_VIOLATIONS]``."""
+    s = np.zeros(ip[E.P_STATE_SIZE], dtype=np.int64)
+    h = np.zeros(ip[E.P_HIDDEN_SIZE], dtype=np.int64)
+    mask = np.zeros(ip[E.P_MASK_SIZE], dtype=np.uint8)
+    rng = np.empty(4, dtype=np.uint64)
+    srng = np.empty(4, dtype=np.uint64)
+    E.rng_seed(rng, seed, index)
+    E.rng_seed_stream(srng, seed, index, E.STREAM_STRATEGY, 0)
+    evn = np.zeros(1, dtype=np.int64)
+    R.init_logged(ip, s, h, rng, ev, evn)
+    errors = CK.conservation_errors(ip, s, h)
+    decisions = 0
+    while s[OUTCOME] == PLAYING and decisions < ip[E.P_MAX_DECISIONS]:
+        R.legal_mask(ip, s, mask)
+        a = scripted(s, mask, sp, srng)
+        if a < 0 or a >= mask.shape[0] or mask[a] == 0:
+            a = first_legal(mask)
+        R.step_to_next(ip, s, h, rng, a, ev, evn)
+        decisions += 1
+        errors += CK.conservation_errors(ip, s, h)
+    R.record(ip, fp, s, h, rec)
+    rec[R_VIOLATIONS] = errors
+    return evn[0]
+
+
 class Game(NamedTuple):
     rec: np.ndarray  # R_* record
     events: np.ndarray  # EV_* rows
 
 
 def play_game(ip: np.ndarray, sp: np.ndarray | None = None, seed: int = 0, index: int = 0,
-              decide=None, rows: int = 200_000) -> Game:
+              rows: int = 200_000) -> Game:
     """One whole game (playout ``index`` of run ``seed``) with its trace events, with the
-    scripted strategy (or ``decide``)."""
-    rec = np.zeros(S.R_SIZE, dtype=np.int64)
-    ev = np.zeros((rows, S.EV_WIDTH), dtype=np.int64)
-    n = trace_game(ip, decide or scripted, script(then=RANDOM) if sp is None else sp,
-                   int(seed), int(index), rec, ev)
+    scripted strategy."""
+    rec = np.zeros(S.R_SIZE + 1, dtype=np.int64)
+    ev = np.zeros((rows, E.EV_WIDTH), dtype=np.int64)
+    n = _play(ip, NO_FLOATS, script(then=RANDOM) if sp is None else sp, int(seed), int(index),
+              rec, ev)
     return Game(rec, ev[:n].copy())

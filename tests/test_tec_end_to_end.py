@@ -123,8 +123,8 @@ def test_check_random_strategy_finds_nothing():
     j = invoke("check", "tec", "--games", 2000, "--strategy", "random", "--json")
     assert j.exit_code == 0, j.output
     out = json.loads(j.stdout)
-    assert out == {"games": 2000, "seed": 1, "violations": 0, "stuck": 0,
-                   "first_violation": None}
+    assert out == {"games": 2000, "seed": 1, "violations": 0, "illegal_answers": 0,
+                   "stuck": 0, "first_violation": None}
 
 
 def test_run_json_schema():

@@ -4,7 +4,7 @@ reproducibility guarantee, as ``test_reproducibility.py`` checks it for Sticky C
 
 Every test runs for both built-in strategies, ``random`` and ``heuristic``.  Playouts are
 cheap (tens of thousands a second), so the counts are large enough that both threads of a
-two-thread batch get several blocks of playouts (``playout.CHUNK`` playouts each).
+two-thread batch get several blocks of playouts (``engine.CHUNK`` playouts each).
 """
 
 import numba
@@ -12,10 +12,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from simcore.engine import CHUNK, P_CHECK
 from simcore.registry import get_game
 from simcore.tec import state as S
-from simcore.tec.game import TRACE_ROWS
-from simcore.tec.playout import CHUNK, trace_game
 
 GAME = get_game("tec")
 STRATEGIES = ("random", "heuristic")
@@ -95,20 +94,18 @@ def test_checking_mode_plays_the_same_games(strategy):
     config = GAME.configure({"players": 3}, strategy)
     plain = as_array(GAME.run_batch(config, 4, 0, 600))
     ip = config.params.ip.copy()
-    ip[S.I_CHECK] = 1
-    checked = GAME._run(ip, config, 4, 0, 600)
-    assert (checked[:, S.R_VIOLATIONS] == 0).all()
+    ip[P_CHECK] = 1
+    checked = GAME._play(config, ip, 4, 0, 600)
+    assert (checked[:, GAME.record_fields.index("violations")] == 0).all()
     assert np.array_equal(checked, plain)
 
 
 def replay(config, seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
-    """Playout ``index`` of run ``seed`` through ``trace_game``: the record and the events."""
-    rec = np.zeros(S.R_SIZE, dtype=np.int64)
-    ev = np.zeros((TRACE_ROWS, S.EV_WIDTH), dtype=np.int64)
-    n = trace_game(config.params.ip, config.strategy.fn, config.strategy.values, int(seed),
-                   int(index), rec, ev)
-    assert 0 < n < TRACE_ROWS  # the whole game was logged
-    return rec, ev[:n]
+    """Playout ``index`` of run ``seed`` as the trace plays it: the record and the events
+    (the setup's included)."""
+    ev, rec = GAME.trace_events(config, seed, index)
+    assert 0 < len(ev) < GAME.trace_rows  # the whole game was logged
+    return rec, ev
 
 
 @pytest.mark.parametrize("strategy", STRATEGIES)

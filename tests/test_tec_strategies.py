@@ -4,19 +4,21 @@ sensibly (decisions checked on hand-made states, and against the random baseline
 import numpy as np
 
 from experiments.comparison import compare
+from simcore.engine import DECISION
 from simcore.kernels import new_rng
 from simcore.tec import state as S
-from strategies.tec import heuristic
-from tests.tec_support import table
+from strategies.tec import HEURISTIC_PARAMS, heuristic
+from tests.tec_support import params, table
 
-HEURISTIC_PARAMS = np.array([60.0, 120.0, 6.0, 1.0, 100.0, 15.0])
+DEFAULTS = np.array([p.default for p in HEURISTIC_PARAMS.values()])
 
 
 def ask_heuristic(st: np.ndarray, kind: int, legal: list[int]) -> int:
     mask = np.zeros(S.LEGAL_SIZE, dtype=np.uint8)
     mask[legal] = 1
-    st[S.S_DECISION] = kind
-    return int(heuristic(st, mask, HEURISTIC_PARAMS, new_rng(1)))
+    st[DECISION] = kind
+    view = np.zeros(1, dtype=np.int64)
+    return int(heuristic(params(), np.zeros(1), st, view, mask, DEFAULTS, new_rng(1)))
 
 
 def reroll_table(dice, rerolls, purpose, portal=0, number=3):

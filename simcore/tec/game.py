@@ -1,35 +1,35 @@
-"""Tiny Epic Cthulhu behind the common game interface."""
+"""Tiny Epic Cthulhu behind the common game interface (a step game: simcore.engine)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from simcore.game import DEFAULT_BATCH, Config, Game, GameKind, Mean, Share, Shortcut
-from simcore.replay import replay_command
+from simcore.engine import EV_WIDTH, StepGame
+from simcore.game import Config, GameKind, Mean, Share, Shortcut
+from simcore.kernels import new_rng
 from simcore.rules_data import RulesData
 from simcore.tec import state as S
 from simcore.tec.loader import TecParams, compile_params
 
-TRACE_ROWS = 500_000
-PARALLEL_CHUNKS = 4  # prange iterations (of playout.CHUNK playouts) a thread takes at a time
-NO_FLOATS = np.zeros(1, dtype=np.float64)  # the game has no float parameters
 
-
-class TinyEpicCthulhu(Game):
+class TinyEpicCthulhu(StepGame):
     name = "tec"
     title = "Tiny Epic Cthulhu"
-    kind = GameKind(cooperative=True, perfect_information=False, searchable=False,
-                    has_checker=True, style="callback")
+    kind = GameKind(cooperative=True, perfect_information=False, searchable=True,
+                    has_checker=True, style="step")
     rules_file = Path(__file__).with_name("rules.toml")
+    rules_module = "simcore.tec.rules"
     outcomes = S.OUTCOMES
-    record_fields = S.RECORD_FIELDS
+    game_record_fields = S.RECORD_FIELDS
+    cap_outcome = "cap"
+    cap_is_stuck = True  # max_turns lies far beyond any real game: a capped game is stuck
     event_fields = ("phase2_turn",)
     default_strategy = "heuristic"
+    trace_rows = 500_000
     shortcuts = {
         "players": Shortcut("players", "N", "Players (1 = solo: two characters)."),
         "goo": Shortcut("goo", "NAME", "Great Old One: " + ", ".join(S.GOOS) + "."),
@@ -61,23 +61,12 @@ class TinyEpicCthulhu(Game):
         return compile_params(rules)
 
     def seats(self, rules: RulesData) -> int:
-        return 0
+        """The characters (a cooperative game: they win or lose together)."""
+        players = int(rules["players"])
+        return 2 if players == 1 else players
 
-    def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
-        return self._run(config.params.ip, config, seed, start, count)
-
-    def _run(self, ip: np.ndarray, config: Config, seed: int, start: int,
-             count: int) -> np.ndarray:
-        from simcore.engine import run_callback_batch, with_threads_chunked
-        from simcore.tec.playout import CHUNK, play_block
-
-        out = np.zeros((count, S.R_SIZE), dtype=np.int64)
-        # threads take blocks of playouts as they free up (games differ in length), so one
-        # thread with long games or a busy core does not hold up the batch
-        with_threads_chunked(run_callback_batch, play_block, ip, NO_FLOATS, config.strategy.fn,
-                             config.strategy.values, int(seed), int(start), out, CHUNK,
-                             chunks=PARALLEL_CHUNKS)
-        return out
+    def seat_names(self, rules: RulesData) -> list[str]:
+        return list(rules["characters"])[:self.seats(rules)]
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
         reached = (df["phase2_turn"] >= 0).to_numpy()
@@ -99,56 +88,29 @@ class TinyEpicCthulhu(Game):
             "games_counted": int(max(len(df), 1)),
         }
 
-    def _trace_run(self, config: Config, seed: int, index: int,
-                   check: bool) -> tuple[np.ndarray, np.ndarray]:
-        from simcore.tec.playout import trace_game
+    def setup_events(self, config: Config, seed: int, index: int) -> np.ndarray:
+        """The events of ``init`` (the setup, and the first turn up to its first question),
+        which the engine's ``init`` does not log: replayed from the playout's stream."""
+        from simcore.tec.rules import init_logged
 
-        rec = np.zeros(S.R_SIZE, dtype=np.int64)
-        ev = np.zeros((TRACE_ROWS, S.EV_WIDTH), dtype=np.int64)
         ip = config.params.ip
-        if check:  # the checker only observes: the game played is the same
-            ip = ip.copy()
-            ip[S.I_CHECK] = 1
-        n = trace_game(ip, config.strategy.fn, config.strategy.values, int(seed),
-                       int(index), rec, ev)
-        return ev[:n], rec
+        s = np.zeros(int(ip[0]), dtype=np.int64)
+        h = np.zeros(S.H_SIZE, dtype=np.int64)
+        ev = np.zeros((self.trace_rows, EV_WIDTH), dtype=np.int64)
+        evn = np.zeros(1, dtype=np.int64)
+        init_logged(ip, s, h, new_rng(seed, index), ev, evn)
+        return ev[:evn[0]].copy()
 
-    def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:
-        return self._trace_run(config, seed, index, False)[1]
+    def trace_events(self, config: Config, seed: int, index: int = 0,
+                     check: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        events, rec = super().trace_events(config, seed, index, check)
+        return np.concatenate([self.setup_events(config, seed, index), events]), rec
 
-    def trace(self, config: Config, seed: int, index: int = 0, check: bool = False) -> str:
+    def format_trace(self, config: Config, seed: int, index: int, events: np.ndarray,
+                     rec: np.ndarray) -> str:
         from simcore.tec.trace import format_events
 
-        ev, rec = self._trace_run(config, seed, index, check)
-        return format_events(ev, rec, config, seed, index)
-
-    def check(self, config: Config, games: int, seed: int,
-              progress: Callable[[int], None] | None = None,
-              batch: int = DEFAULT_BATCH) -> dict[str, Any]:
-        """Checking mode: play ``games`` playouts asserting conservation of every piece after
-        every step; a game that reaches the turn cap counts as stuck."""
-        ip = config.params.ip.copy()
-        ip[S.I_CHECK] = 1
-        violations = 0
-        stuck = 0
-        first = None
-        done = 0
-        while done < games:
-            n = min(batch, games - done)
-            recs = self._run(ip, config, seed, done, n)
-            bad = np.nonzero(recs[:, S.R_VIOLATIONS] > 0)[0]
-            capped = np.nonzero(recs[:, S.R_OUTCOME] == S.O_CAP)[0]
-            violations += int(recs[:, S.R_VIOLATIONS].sum())
-            stuck += int(capped.size)
-            if first is None and (bad.size or capped.size):
-                idx = int(min(bad.min() if bad.size else n, capped.min() if capped.size else n))
-                first = (f"playout {done + idx} "
-                         f"(replay: {replay_command(config, seed, done + idx, check=True)})")
-            done += n
-            if progress is not None:
-                progress(n)
-        return {"games": games, "seed": seed, "violations": violations, "stuck": stuck,
-                "first_violation": first}
+        return format_events(events, rec, config, seed, index)
 
 
 GAME = TinyEpicCthulhu()

@@ -6,12 +6,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from simcore.engine import fill_param_header
 from simcore.rules_data import Limit, RulesData, check_limits
 from simcore.tec import state as S
 
 
 class TecParams(NamedTuple):
     ip: np.ndarray  # int64[I_SIZE]
+    fp: np.ndarray  # float64: the game has no float parameters (one unused word)
     town_names: tuple[tuple[str, str], ...]  # [card] -> (front name, back name)
     character_names: tuple[str, ...]  # per seat
 
@@ -26,6 +28,7 @@ def _names_under(rules: RulesData, prefix: str) -> list[str]:
 
 
 TOKEN_KEYS = ("pages.token_1", "pages.token_2", "pages.token_3")
+N_SETUP_DECISIONS = S.N_TOWNS  # the Town cards' sides
 
 
 def blamed(rules: RulesData, keys: tuple[str, ...]) -> str:
@@ -291,5 +294,12 @@ def compile_params(rules: RulesData) -> TecParams:
     ip[S.I_P2_ENERGY_TO_BAG] = 1 if rules["phase_two_energy"] == "bag" else 0
     ip[S.I_MAX_TURNS] = rules["max_turns"]
     ip[S.I_MAX_ACTIONS] = rules["max_actions_per_turn"]
+    # the decision guard: a turn asks its actions (each at most a few questions per tentacle
+    # or card it moves) and one colour at the spin; a game past it is a fault, not a hang
+    per_turn = 2 + ip[S.I_MAX_ACTIONS] * (8 + 2 * max(1, *(
+        rules[f"town.{n}.amount"] for n in _names_under(rules, "town."))))
+    fill_param_header(ip, state_size=S.S_SIZE, hidden_size=S.H_SIZE, view_size=1,
+                      mask_size=S.LEGAL_SIZE, record_size=S.R_SIZE, seats=n_chars,
+                      max_decisions=N_SETUP_DECISIONS + ip[S.I_MAX_TURNS] * per_turn)
     names = tuple((a, b) for a, b in town_names)
-    return TecParams(ip, names, tuple(chars))
+    return TecParams(ip, np.zeros(1, dtype=np.float64), names, tuple(chars))

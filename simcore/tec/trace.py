@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simcore.engine import ENGINE_EVENTS
 from simcore.tec import state as S
 
 KINDS = ("Fear", "Rage", "Greed", "Chaos", "Eldritch")
@@ -58,6 +59,8 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
 
     for e in ev:
         code = int(e[0])
+        if code >= ENGINE_EVENTS:  # the driver's own rows (each decision asked)
+            continue
         a, b, c, d, f, g = (int(x) for x in e[1:7])
         h = int(e[7])
         if code != S.EV_STATUS_CHAR:
@@ -125,7 +128,7 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
             what = "to banish" if a == 0 else "to seal"
             lines.append(f"    rolls {b} Cthulhu dice {what}: {dice}.")
         elif code == S.EV_REROLL:
-            lines.append(f"    rerolls (mask {a}): now {[b, c, d]}.")
+            lines.append(f"    rerolls (mask {a}): now {[b, c, d][:f]}.")
         elif code == S.EV_BANISH:
             if d == -1:
                 lines.append(f"    the banishment costs {c} tentacle(s).")

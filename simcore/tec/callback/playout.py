@@ -11,7 +11,7 @@ from numba import njit, types
 
 from simcore.engine import DECIDE_STATE, play_block_sig
 from simcore.kernels import RNG_WORDS, first_legal, log_event, rng_seed
-from simcore.tec.rules import (
+from simcore.tec.callback.rules import (
     apply_action,
     ask,
     conservation_errors,
@@ -19,7 +19,7 @@ from simcore.tec.rules import (
     legal_actions,
     spin_step,
 )
-from simcore.tec.state import (
+from simcore.tec.callback.state import (
     A_ABILITY,
     A_END,
     D_ACTION,
@@ -95,7 +95,7 @@ from simcore.tec.state import (
     S_SUP_CHAOS,
     S_TURN,
 )
-from simcore.tec.state import (
+from simcore.tec.callback.state import (
     char as ch,
 )
 
