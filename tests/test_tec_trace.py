@@ -8,6 +8,8 @@ import re
 import pytest
 
 from simcore.registry import get_game
+from simcore.tec import state as S
+from simcore.tec import trace
 
 TEC = get_game("tec")
 
@@ -61,3 +63,101 @@ def test_TEC_A_1_a_turn_ended_with_actions_left_says_how_many(config):
             assert int(ended[2]) == (int(left[-1]) if left else 3)
             assert int(ended[2]) > 0
     assert seen > 0
+
+
+# ---- what the trace shows of moves that overflow nothing (issue 15, part 5) ----------------
+def town_table(name):
+    from tec_support import table
+
+    tb = table({"characters": ["medium", "drifter"]}, goo=0, chars=(2, 4))
+    tb.set_town_side(2, name)
+    return tb
+
+
+def moved(tb):
+    return [tuple(int(x) for x in e[1:7]) for e in tb.events(S.EV_TOWN_MOVE)]
+
+
+def test_town_actions_log_what_they_move():
+    """gather, vent, exchange, barricade, ward and recruit log each piece they move (the
+    trace words them), not just the action's name."""
+    from tec_support import script
+
+    tb = town_table("lighthouse")  # gather 1
+    tb.move("disc.mad.greed", "town4.mad.greed", 2)
+    tb.sp = script([4 * 3 + 2])
+    tb.act(S.A_TOWN)
+    assert moved(tb) == [(0, S.TA_GATHER, 2, 4, -1, 1)]
+    tb = town_table("asylum")  # vent 2
+    tb.move("bag.fear", "char0.temp.fear", 2)
+    tb.sp = script([0, 0])
+    tb.act(S.A_TOWN)
+    assert moved(tb) == [(0, S.TA_VENT, 0, -1, -1, 1)] * 2
+    tb = town_table("market")  # exchange 2
+    tb.move("bag.fear", "char0.temp.fear", 2)
+    tb.sp = script([0 * 3 + 1, 0 * 3 + 2])
+    tb.act(S.A_TOWN)
+    assert moved(tb) == [(0, S.TA_EXCHANGE, 0, -1, 1, 1), (0, S.TA_EXCHANGE, 0, -1, 2, 1)]
+    tb = town_table("church")  # barricade 1
+    tb.move("smat.sh.red", "town2.sh.red")
+    tb.sp = script([1])
+    tb.act(S.A_TOWN)
+    assert moved(tb) == [(0, S.TA_BARRICADE, 1, 2, -1, 1)]
+    tb = town_table("museum")  # ward 1
+    tb.move("supply.eldritch", "energy", 2)
+    tb.act(S.A_TOWN)
+    assert moved(tb) == [(0, S.TA_WARD, S.K_ELDRITCH, -1, -1, 1)]
+    tb = town_table("docks")  # recruit 1
+    tb.act(S.A_TOWN)
+    assert moved(tb) == [(0, S.TA_RECRUIT, S.K_CHAOS, -1, -1, 1)]
+    # the medium's ability moves like vent, and says it is the ability
+    tb = town_table("docks")
+    tb.move("bag.rage", "char0.temp.rage")
+    tb.sp = script([1])
+    tb.act(S.A_ABILITY)
+    assert moved(tb) == [(0, -1, 1, -1, -1, 1)]
+    words = [trace.town_move_words(r[1], r[2], r[3], r[4], r[5], "medium", lambda t: f"t{t}")
+             for r in ((0, S.TA_GATHER, 2, 4, -1, 1), (0, -1, 1, -1, -1, 1),
+                       (0, S.TA_WARD, S.K_ELDRITCH, -1, -1, 1))]
+    assert words == ["medium gathers a Greed tentacle from t4.",
+                     "medium (the medium's ability) moves a Rage tentacle from its mat to the "
+                     "Discard mat.",
+                     "medium wards: 1 Eldritch tentacle(s) from the Energy Track back to the "
+                     "bag."]
+
+
+def test_gains_that_overflow_nothing_are_logged():
+    """A tentacle placed on a track that is not full is logged with the track's new count
+    (before, only an accursed track was)."""
+    from tec_support import F_ADD_ENERGY, F_ADD_TEMP, F_ADD_TOWN_MADNESS, F_GIVE_CHAOS
+
+    tb = town_table("docks")
+    tb.move("bag.greed", "char0.temp.greed")  # (as a draw takes it from the bag)
+    tb["char0.temp.greed"] -= 1
+    tb.call(F_ADD_TEMP, 0, 2)
+    tb["supply.chaos"] -= 1
+    tb.call(F_GIVE_CHAOS, 1)
+    tb["supply.eldritch"] -= 1
+    tb.call(F_ADD_ENERGY)
+    tb["bag.fear"] -= 1
+    tb.call(F_ADD_TOWN_MADNESS, 3, 0)
+    gains = [tuple(int(x) for x in e[1:6]) for e in tb.events(S.EV_GAIN)]
+    cap, chaos_cap = int(tb.ip[S.I_TEMP_CAP]), int(tb.ip[S.I_CHAOS_CAP])
+    assert gains == [(S.GAIN_TEMPERAMENT, 0, 2, 1, cap), (S.GAIN_CHAOS, 1, -1, 1, chaos_cap),
+                     (S.GAIN_ENERGY, -1, -1, 1, tb["energy_len"]),
+                     (S.GAIN_TOWN_MADNESS, 3, 0, 1, tb["town3.mad_len"])]
+    assert tb.errors() == 0
+
+
+def test_TEC_ACC_3_the_eldritch_swap_is_logged():
+    """A Town's Shambler Track accursed sends its Eldritch tentacle to the Discard mat and
+    takes a fresh one from the supply: the trace says so."""
+    from tec_support import F_PLACE_SHAMBLER
+
+    tb = town_table("docks")
+    for _ in range(tb["town1.sh_len"]):
+        tb.move("smat.sh.blue", "town1.sh.blue")
+    tb.call(F_PLACE_SHAMBLER, 1, 0)
+    swaps = [tuple(int(x) for x in e[1:4]) for e in tb.events(S.EV_ELDRITCH_SWAP)]
+    assert swaps == [(1, 1, 1)]
+    assert tb.errors() == 0

@@ -231,6 +231,9 @@ def answer_repeat(ip, s, h, a, ev, evn):
     elif kind == S.D_VENT:  # vent, and the medium's ability
         s[o + S.P_TEMP + a] -= 1
         s[S.S_DISC_MAD + a] += 1
+        # (PR_REPEAT's local 2 is 1 for the medium's ability, 0 for the vent town action)
+        S.log(ev, evn, S.EV_TOWN_MOVE, c, S.TA_VENT if frame_get(s, 2) == 0 else -1, a, -1,
+              -1, 1, 0)
     elif kind == S.D_POINTER_MADNESS:  # purge
         s[S.S_SMAT_MAD + a] -= 1
         s[S.S_DISC_MAD + a] += 1
@@ -240,11 +243,13 @@ def answer_repeat(ip, s, h, a, ev, evn):
     elif kind == S.D_BARRICADE:
         s[S.town(t) + S.T_SH + a] -= 1
         s[S.S_SMAT_SH + a] += 1
+        S.log(ev, evn, S.EV_TOWN_MOVE, c, S.TA_BARRICADE, a, t, -1, 1, 0)
     elif kind == S.D_GATHER:
         d = a // 3
         k = a % 3
         s[S.town(d) + S.T_MAD + k] -= 1
         s[o + S.P_TEMP + k] += 1
+        S.log(ev, evn, S.EV_TOWN_MOVE, c, S.TA_GATHER, k, d, -1, 1, 0)
     elif kind == S.D_EXCHANGE:
         give = a // 3
         take = a % 3
@@ -252,6 +257,7 @@ def answer_repeat(ip, s, h, a, ev, evn):
         s[S.S_SMAT_MAD + give] += 1
         s[S.S_SMAT_MAD + take] -= 1
         s[o + S.P_TEMP + take] += 1
+        S.log(ev, evn, S.EV_TOWN_MOVE, c, S.TA_EXCHANGE, give, -1, take, 1, 0)
 
 
 # ---- banish (TEC-BA-1..7) --------------------------------------------------------------------
@@ -480,10 +486,13 @@ def town_action(ip, s, ev, evn):
     if act == S.TA_VENT:
         push_repeat(s, S.D_VENT, n)
     elif act == S.TA_RECRUIT:
+        moved = 0
         for _ in range(n):
             if s[S.S_SUP_CHAOS] > 0 and s[o + S.P_CHAOS] < ip[S.I_CHAOS_CAP]:
                 s[S.S_SUP_CHAOS] -= 1
                 s[o + S.P_CHAOS] += 1
+                moved += 1
+        S.log(ev, evn, S.EV_TOWN_MOVE, c, S.TA_RECRUIT, S.K_CHAOS, -1, -1, moved, 0)
     elif act == S.TA_PURGE:
         push_repeat(s, S.D_POINTER_MADNESS, n)
     elif act == S.TA_TRAVEL:
@@ -491,10 +500,13 @@ def town_action(ip, s, ev, evn):
     elif act == S.TA_STUDY:
         push_repeat(s, S.D_STUDY, n)
     elif act == S.TA_WARD:
+        moved = 0
         for _ in range(n):
             if s[S.S_ENERGY] > 0:
                 s[S.S_ENERGY] -= 1
                 s[S.S_BAG + S.K_ELDRITCH] += 1
+                moved += 1
+        S.log(ev, evn, S.EV_TOWN_MOVE, c, S.TA_WARD, S.K_ELDRITCH, -1, -1, moved, 0)
     elif act == S.TA_BARRICADE:
         push_repeat(s, S.D_BARRICADE, n)
     elif act == S.TA_GATHER:
@@ -535,3 +547,4 @@ def start_action(ip, s, a, ev, evn):
         S.log(ev, evn, S.EV_ABILITY, c, s[o + S.P_ABILITY], 0, 0, 0, 0, 0)
         if s[o + S.P_ABILITY] == S.AB_MEDIUM:
             push_repeat(s, S.D_VENT, s[o + S.P_AMOUNT])
+            frame_set(s, 2, 1)  # (the trace: the medium, not the vent town action)

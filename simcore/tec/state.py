@@ -222,6 +222,7 @@ ACC_TOWN_SHAMBLER = 1
 ACC_TEMPERAMENT = 2
 ACC_ENERGY = 3
 ACC_NAMES = ("town_madness", "town_shambler", "temperament", "energy")
+GAIN_ENERGY, GAIN_TEMPERAMENT, GAIN_CHAOS, GAIN_TOWN_MADNESS = range(4)
 
 # ---- hidden state: h -------------------------------------------------------------------------
 HIDDEN = Layout("tec hidden")
@@ -329,7 +330,7 @@ ACTION_NAMES = tuple(f"move to town {t}" for t in range(N_TOWNS)) + (
 PR_SETUP = 1  # the Town sides (TEC-S-1): [next position]
 PR_TURN = 2  # one character's turn: [stage (TS_*), on the GOO's card at turn start, actions]
 PR_MOVE = 3  # a Move: [stage (MS_*), destination, from, direction, Town cards]
-PR_REPEAT = 4  # a choice repeated until stop: [decision (D_*), times left]
+PR_REPEAT = 4  # a choice repeated until stop: [decision (D_*), times left, 1: the medium]
 PR_ROLL = 5  # a roll and its reroll (TEC-DEL-2): [stage, dice, what for (0 banish, 1 seal)]
 PR_BANISH = 6  # [stage (BS_*), Rage when it started, cost, brawler discount used, colour]
 PR_PAY = 7  # a payment (TEC-BA-3/7, TEC-TR-1): [stage, colour, amount, reserve, what for]
@@ -379,13 +380,21 @@ R_SIZE = len(RECORD_FIELDS)
  EV_STOP_DRAW, EV_COLLECT, EV_ROLL, EV_REROLL, EV_BANISH, EV_CLEANUP, EV_TOWN_ACTION,
  EV_TRANSLATE, EV_LINE_DONE, EV_PHASE2, EV_SEAL, EV_BRAIN, EV_STRENGTH, EV_END, EV_CHAOS_LOST,
  EV_ABILITY, EV_VIOLATION, EV_NO_SHAMBLER, EV_DRAW_SHORT, EV_PAY, EV_TURN_END, EV_STATUS,
- EV_STATUS_CHAR) = range(38)
+ EV_STATUS_CHAR, EV_GAIN, EV_ELDRITCH_SWAP, EV_TOWN_MOVE) = range(41)
 # EV_TURN_END: character, actions left unused, Chaos on its track, 1 if the game goes on
 # EV_STATUS (after every turn): turn, Strength, Strength Track length, phase, Page cards
 #   translated, Page tokens placed, portals sealed
 # EV_STATUS_CHAR (one per character, after EV_STATUS): character, Fear, Rage, Greed on its
 #   Temperament Tracks, Chaos, Brain token space (-1: not on the Delirium Track), Delirium
 #   Track spaces
+# EV_GAIN (a tentacle placed on a track that is not full, so nothing is accursed): GAIN_*
+#   track, character or town (-1 for the Energy Track), colour (-1 for Chaos and Eldritch),
+#   tentacles on the track now, its length
+# EV_ELDRITCH_SWAP (a Town's Shambler Track accursed, TEC-ACC-3): town, 1 if its Eldritch went
+#   to the Discard mat, 1 if a fresh one came from the supply
+# EV_TOWN_MOVE (what a town action or the medium moves, one row per piece): character, TA_*
+#   action (-1: the medium's ability), colour or kind moved, town it came from (-1: none),
+#   colour taken in exchange (-1: none), pieces moved
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -31,6 +31,29 @@ ACC_WORDS = ("a Town Madness track", "a Town Shambler track", "a Temperament tra
 TOWN_ACTION_WORDS = dict(enumerate(S.TOWN_ACTIONS))
 
 
+def town_move_words(action: int, kind: int, frm: int, took: int, n: int, name: str,
+                    town) -> str:
+    """What one EV_TOWN_MOVE row moved, in words."""
+    if action == S.TA_VENT:
+        return f"{name} vents a {KINDS[kind]} tentacle to the Discard mat."
+    if action == -1:
+        return (f"{name} (the medium's ability) moves a {KINDS[kind]} tentacle from its mat "
+                "to the Discard mat.")
+    if action == S.TA_BARRICADE:
+        return (f"{name} barricades: a {S.COLOUR_NAMES[kind]} Shambler at {town(frm)} goes "
+                "back to the Shambler mat.")
+    if action == S.TA_GATHER:
+        return f"{name} gathers a {KINDS[kind]} tentacle from {town(frm)}."
+    if action == S.TA_EXCHANGE:
+        return (f"{name} exchanges a {KINDS[kind]} tentacle for a {KINDS[took]} one from the "
+                "Shambler mat.")
+    if action == S.TA_WARD:
+        return f"{name} wards: {n} Eldritch tentacle(s) from the Energy Track back to the bag."
+    if action == S.TA_RECRUIT:
+        return f"{name} recruits: {n} Chaos tentacle(s) from the supply to its Chaos Track."
+    return f"{name} moves {n} piece(s)."
+
+
 def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int) -> str:
     """Turn the event rows of one playout into readable lines."""
     p = config.params
@@ -170,6 +193,27 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
         elif code == S.EV_CHAOS_LOST:
             lines.append(f"    {who(a)}'s Chaos Track is full: the Chaos tentacle returns to "
                          "the supply.")
+        elif code == S.EV_GAIN:
+            if a == S.GAIN_ENERGY:
+                lines.append(f"    an Eldritch tentacle goes on the Energy Track ({d} of {f}).")
+            elif a == S.GAIN_TEMPERAMENT:
+                lines.append(f"    a {KINDS[c]} tentacle goes on {who(b)}'s {KINDS[c]} Track "
+                             f"({d} of {f}).")
+            elif a == S.GAIN_CHAOS:
+                lines.append(f"    a Chaos tentacle goes on {who(b)}'s Chaos Track ({d} of "
+                             f"{f}).")
+            else:
+                lines.append(f"    a {KINDS[c]} tentacle goes on {town(b)}'s Madness Track "
+                             f"({d} of {f}).")
+        elif code == S.EV_ELDRITCH_SWAP:
+            parts = []
+            if b:
+                parts.append("its Eldritch tentacle goes to the Discard mat")
+            parts.append("a fresh one from the supply takes its place" if c
+                         else "the supply has no Eldritch left to replace it")
+            lines.append(f"    at {town(a)}, " + " and ".join(parts) + ".")
+        elif code == S.EV_TOWN_MOVE:
+            lines.append("    " + town_move_words(b, c, d, f, g, who(a), town))
         elif code == S.EV_ABILITY:
             lines.append(f"    {who(a)} uses the {S.ABILITIES[b]} ability.")
         elif code == S.EV_VIOLATION:

@@ -34,6 +34,8 @@ def add_energy(s, ev, evn):
     Madness and Chaos tentacle on the Discard mat go into the bag, and strength rises."""
     if s[S.S_ENERGY] < s[S.S_ENERGY_LEN]:
         s[S.S_ENERGY] += 1
+        S.log(ev, evn, S.EV_GAIN, S.GAIN_ENERGY, -1, -1, s[S.S_ENERGY], s[S.S_ENERGY_LEN], 0,
+            0)
         return
     s[S.S_CNT_ACC + S.ACC_ENERGY] += 1
     S.log(ev, evn, S.EV_ACCURSED, S.ACC_ENERGY, s[S.S_ENERGY] + 1, 0, 0, 0, 0, 0)
@@ -69,6 +71,7 @@ def add_temperament(s, c, colour, ip, ev, evn):
     o = S.char(c) + S.P_TEMP + colour
     if s[o] < ip[S.I_TEMP_CAP]:
         s[o] += 1
+        S.log(ev, evn, S.EV_GAIN, S.GAIN_TEMPERAMENT, c, colour, s[o], ip[S.I_TEMP_CAP], 0, 0)
         return
     s[S.S_CNT_ACC + S.ACC_TEMPERAMENT] += 1
     S.log(ev, evn, S.EV_ACCURSED, S.ACC_TEMPERAMENT, c, colour, s[o] + 1, 0, 0, 0)
@@ -84,6 +87,7 @@ def give_chaos(s, c, ip, ev, evn):
     o = S.char(c) + S.P_CHAOS
     if s[o] < ip[S.I_CHAOS_CAP]:
         s[o] += 1
+        S.log(ev, evn, S.EV_GAIN, S.GAIN_CHAOS, c, -1, s[o], ip[S.I_CHAOS_CAP], 0, 0)
     else:
         s[S.S_SUP_CHAOS] += 1
         S.log(ev, evn, S.EV_CHAOS_LOST, c, 0, 0, 0, 0, 0, 0)
@@ -98,6 +102,8 @@ def add_town_madness(s, t, colour, ev, evn):
     o = S.town(t)
     if s[o + S.T_MAD + colour] < s[o + S.T_MAD_LEN]:
         s[o + S.T_MAD + colour] += 1
+        S.log(ev, evn, S.EV_GAIN, S.GAIN_TOWN_MADNESS, t, colour, s[o + S.T_MAD + colour],
+            s[o + S.T_MAD_LEN], 0, 0)
         return
     s[S.S_CNT_ACC + S.ACC_TOWN_MADNESS] += 1
     S.log(ev, evn, S.EV_ACCURSED, S.ACC_TOWN_MADNESS, t, colour, s[o + S.T_MAD + colour] + 1,
@@ -140,10 +146,15 @@ def place_shambler(s, t, colour, ev, evn):
     for k in range(S.N_COLOURS):
         s[S.S_SMAT_SH + k] += s[o + S.T_SH + k]
         s[o + S.T_SH + k] = 0
+    out = 0
     if s[o + S.T_ELDRITCH] > 0:
         s[o + S.T_ELDRITCH] -= 1
         s[S.S_DISC_ELDRITCH] += 1
+        out = 1
+    fresh = 0
     if s[S.S_SUP_ELDRITCH] > 0:
         s[S.S_SUP_ELDRITCH] -= 1
         s[o + S.T_ELDRITCH] += 1
+        fresh = 1
+    S.log(ev, evn, S.EV_ELDRITCH_SWAP, t, out, fresh, 0, 0, 0, 0)
     return c
