@@ -28,6 +28,15 @@ Fixed fields of every state (``s[OUTCOME]`` ...)
 the game's ``D_*`` code), ``TURN`` (the game's turn counter), ``DECISIONS`` (decisions taken so
 far: the driver counts them), and the frame stack (``DEPTH``, ``FRAMES``).
 
+Why flat int64 arrays with a named layout, not a numpy structured dtype
+----------------------------------------------------------------------
+A structured dtype (``s.board.hex[12].good``) compiles and copies as one buffer, but its type
+is different for every game, so the nine functions could not share one first-class function
+type, and neither could the one driver, the batch runner and the search that every game uses.
+A flat int64 vector is one type for all games; :class:`Layout` gives it the names a structured
+dtype would (``STATE.offset("hex[12].good")``, ``describe(s)``), and the offsets are plain
+module constants in the jitted code.
+
 The frame stack
 ---------------
 A procedure that asks several questions in a row (move a counter: which one, then where; an
