@@ -1,7 +1,8 @@
 """Two made-up games with known answers, for the balance tools' tests (sensitivity, tune).
 
 ``coin`` (cooperative): playout i of seed s draws one uniform number u from its own stream
-(s, i) and the team wins when ``u < p``, with ``p = (bias + 0.1 nudge + ladder[level]) / 100``;
+(s, i) and the team wins when ``u < p``, with ``p = (bias + 0.1 nudge + ladder[level]) / 100
++ boost``;
 ``ignored`` is read by nothing, and ``spread`` changes only how long a game lasts.  So with
 common random numbers, a step of ``bias`` moves the win rate by about one point, of ``nudge``
 by a tenth of one, of ``ignored`` and ``spread`` by exactly nothing, and the win rate rises
@@ -27,6 +28,7 @@ nudge = { value = 3, min = 0, max = 20, source = "public", note = "A tenth of a 
 ignored = { value = 2.5, min = 0.0, max = 10.0, source = "assumed", note = "Read by nothing." }
 spread = { value = 1.0, min = 0.5, max = 2.0, source = "assumed", note = "Game length only." }
 odds = { value = 0.5, min = 0.0, max = 1.0, source = "assumed", note = "Not read (a float)." }
+boost = { value = 0.0, min = -0.02, max = 0.02, source = "assumed", note = "Added to p." }
 colour = { value = "red", choices = ["red", "blue"], source = "assumed", note = "A word." }
 lucky = { value = false, source = "assumed", note = "A switch nothing reads." }
 level = { value = "easy", choices = ["easy", "hard"], source = "rulebook", note = "Difficulty." }
@@ -74,6 +76,7 @@ class Coin(Game):
     def compile_params(self, rules):
         level = ("easy", "hard").index(rules["level"])
         p = (rules["bias"] + 0.1 * rules["nudge"] + rules["ladder"][level]) / 100.0
+        p += rules["boost"]
         return (p, float(rules["spread"]))
 
     def seats(self, rules):

@@ -22,7 +22,7 @@ def test_ignored_keys_have_no_effect_and_the_monotone_key_ranks_first(toy_games)
     r = run_sensitivity("coin", games=4000, seed=3)
     names = [e.knob.name for e in r.effects]
     # every number of the rules data, found from its kinds (the list is left out by default)
-    assert set(names) == {"bias", "nudge", "ignored", "spread", "odds"}
+    assert set(names) == {"bias", "nudge", "ignored", "spread", "odds", "boost"}
     assert names[0] == "bias"  # a point a step: the largest effect, ranked first
     e = effects(r)
     bias = e["bias"]
@@ -37,6 +37,8 @@ def test_ignored_keys_have_no_effect_and_the_monotone_key_ranks_first(toy_games)
     # the float steps: a tenth of the value, within the bounds
     assert (e["ignored"].down.value, e["ignored"].up.value) == (2.25, 2.75)
     assert (e["spread"].down.value, e["spread"].up.value) == (0.9, 1.1)
+    # a float at 0: a tenth of its range
+    assert (e["boost"].down.value, e["boost"].up.value) == (-0.004, 0.004)
     assert r.summary()["no_effect_at_all"] == ["ignored", "spread", "odds"]
 
 
