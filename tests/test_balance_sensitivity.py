@@ -13,12 +13,14 @@ from experiments.sensitivity import run_sensitivity
 from tests.balance_support import Coin, toy_games  # noqa: F401  (a fixture)
 from tests.cli_support import invoke
 
+pytestmark = pytest.mark.usefixtures("toy_games")  # coin and duel registered
+
 
 def effects(result):
     return {e.knob.name: e for e in result.effects}
 
 
-def test_ignored_keys_have_no_effect_and_the_monotone_key_ranks_first(toy_games):
+def test_ignored_keys_have_no_effect_and_the_monotone_key_ranks_first():
     r = run_sensitivity("coin", games=4000, seed=3)
     names = [e.knob.name for e in r.effects]
     # every number of the rules data, found from its kinds (the list is left out by default)
@@ -42,7 +44,7 @@ def test_ignored_keys_have_no_effect_and_the_monotone_key_ranks_first(toy_games)
     assert r.summary()["no_effect_at_all"] == ["ignored", "spread", "odds"]
 
 
-def test_the_exact_effect_of_a_step_is_the_playouts_it_flips(toy_games):
+def test_the_exact_effect_of_a_step_is_the_playouts_it_flips():
     """On common random numbers a step of bias changes exactly the playouts whose number
     falls in the point it adds: the effect is their share, playout by playout."""
     from tests.balance_support import uniforms
@@ -58,13 +60,13 @@ def test_the_exact_effect_of_a_step_is_the_playouts_it_flips(toy_games):
     assert b.down.diff.mean == pytest.approx(-down)
 
 
-def test_a_mean_metric_sees_what_the_win_rate_does_not(toy_games):
+def test_a_mean_metric_sees_what_the_win_rate_does_not():
     r = run_sensitivity("coin", metric="turns", games=2000, seed=1)
     assert r.effects[0].knob.name == "spread"
     assert effects(r)["bias"].no_effect  # bias decides who wins, not how long it lasts
 
 
-def test_assumed_keys_are_flagged_in_the_json(toy_games):
+def test_assumed_keys_are_flagged_in_the_json():
     r = run_sensitivity("coin", games=500)
     keys = {k["key"]: k for k in r.summary()["keys"]}
     assert keys["ignored"]["assumed"] and keys["ignored"]["source"] == "assumed"
@@ -73,7 +75,7 @@ def test_assumed_keys_are_flagged_in_the_json(toy_games):
     assert not any("bias *" in line for line in r.format().splitlines())
 
 
-def test_globs_lists_and_item_names(toy_games):
+def test_globs_lists_and_item_names():
     from experiments.plays import Setting
 
     rules = Setting.of("coin").rules
@@ -91,7 +93,7 @@ def test_globs_lists_and_item_names(toy_games):
     assert r.effects[0].up.value == 11  # one item of the list moved, the other kept
 
 
-def test_a_step_the_rules_refuse_or_a_bound_is_reported_not_played(toy_games):
+def test_a_step_the_rules_refuse_or_a_bound_is_reported_not_played():
     r = run_sensitivity("coin", {"bias": 100, "nudge": 0}, keys=["bias", "nudge"], games=500)
     e = effects(r)
     assert e["bias"].up.value is None and e["bias"].up.note == "at its maximum"
@@ -99,7 +101,7 @@ def test_a_step_the_rules_refuse_or_a_bound_is_reported_not_played(toy_games):
     assert e["bias"].down.played
 
 
-def test_morris_and_sobol_rank_by_salib_indices(toy_games):
+def test_morris_and_sobol_rank_by_salib_indices():
     m = run_sensitivity("coin", keys=["bias", "nudge", "ignored"], method="morris",
                         trajectories=6, games=1000, seed=2)
     g = {e.knob.name: e.stats for e in m.global_effects}
@@ -117,7 +119,7 @@ def test_morris_and_sobol_rank_by_salib_indices(toy_games):
     assert s.summary()["keys"][0]["range"] == [30, 70]
 
 
-def test_runs_are_reproducible_from_the_seed(toy_games, tmp_path):
+def test_runs_are_reproducible_from_the_seed(tmp_path):
     a = run_sensitivity("coin", games=800, seed=9, out=tmp_path / "a")
     b = run_sensitivity("coin", games=800, seed=9, out=tmp_path / "b", chunk=300)
     c = run_sensitivity("coin", games=800, seed=10)
@@ -131,7 +133,7 @@ def test_runs_are_reproducible_from_the_seed(toy_games, tmp_path):
     assert m1.summary()["keys"] == m2.summary()["keys"]
 
 
-def test_a_killed_run_resumes_without_replaying_finished_chunks(toy_games, tmp_path):
+def test_a_killed_run_resumes_without_replaying_finished_chunks(tmp_path):
     out = tmp_path / "s"
     seen = []
 
@@ -169,7 +171,7 @@ def test_a_killed_run_resumes_without_replaying_finished_chunks(toy_games, tmp_p
     assert again.games_played == 0
 
 
-def test_the_folder_holds_json_parquet_chart_and_report(toy_games, tmp_path):
+def test_the_folder_holds_json_parquet_chart_and_report(tmp_path):
     out = tmp_path / "o"
     r = run_sensitivity("coin", games=600, out=out)
     for name in ("sensitivity.json", "sensitivity.parquet", "sensitivity.csv", "points.parquet",
@@ -192,7 +194,7 @@ def test_the_folder_holds_json_parquet_chart_and_report(toy_games, tmp_path):
     assert json.loads((out / "manifest.json").read_text())["request"]["games"] == 700
 
 
-def test_a_folder_of_someone_else_is_refused_and_left_alone(toy_games, tmp_path):
+def test_a_folder_of_someone_else_is_refused_and_left_alone(tmp_path):
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "notes.txt").write_text("mine")
@@ -201,7 +203,7 @@ def test_a_folder_of_someone_else_is_refused_and_left_alone(toy_games, tmp_path)
     assert sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
 
 
-def test_cli_table_and_json(toy_games, tmp_path):
+def test_cli_table_and_json(tmp_path):
     r = invoke("sensitivity", "coin", "--games", "500", "-q", "--keys", "bias,ignored")
     assert r.exit_code == 0, r.output
     assert "bias" in r.stdout and "no playout changed" in r.stdout
@@ -217,7 +219,7 @@ def test_cli_table_and_json(toy_games, tmp_path):
     assert "sensitivity analysis" in r.stdout and "coin" in r.stdout
 
 
-def test_competitive_games_default_to_seat_zero_and_take_gap(toy_games):
+def test_competitive_games_default_to_seat_zero_and_take_gap():
     r = run_sensitivity("duel", games=2000)
     assert r.metric.name == "seat0"
     assert [e.knob.name for e in r.effects][:2] in (["edge", "comp"], ["comp", "edge"])

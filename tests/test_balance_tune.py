@@ -14,12 +14,14 @@ from experiments.tune import CONFIRM_START, run_tune
 from tests.balance_support import toy_games  # noqa: F401  (a fixture)
 from tests.cli_support import invoke
 
+pytestmark = pytest.mark.usefixtures("toy_games")  # coin and duel registered
+
 
 def default_rate(game, overrides=None, games=4096, seed=1):
     return run(game, overrides, games=games, seed=seed).summary()["win_rate"]
 
 
-def test_tuning_away_from_the_default_finds_it_again(toy_games):
+def test_tuning_away_from_the_default_finds_it_again():
     target = default_rate("coin")  # on the playouts the search starts with
     for start in (5, 95):
         r = run_tune("coin", {"bias": start}, target=str(target), vary=["bias"], seed=1)
@@ -30,7 +32,7 @@ def test_tuning_away_from_the_default_finds_it_again(toy_games):
         assert {p.phase for p in lv.path} >= {"start", "bracket", "bisect", "confirm"}
 
 
-def test_a_float_key_is_found_to_its_tolerance(toy_games):
+def test_a_float_key_is_found_to_its_tolerance():
     """boost adds to the chance of a win; tuned from 0.015 to the rate at its default, 0, on
     a grid of 0.005 (half a point of win rate, beyond the noise of 65,536 games)."""
     n = 65536
@@ -47,7 +49,7 @@ def test_a_float_key_is_found_to_its_tolerance(toy_games):
     assert r.options["tolerance"] == {"boost": 0.0004}
 
 
-def test_the_search_spends_games_where_they_decide(toy_games):
+def test_the_search_spends_games_where_they_decide():
     """Probes far from the target stop at the first games; only those near it get more."""
     r = run_tune("coin", target="0.3", vary=["bias"], games=1024, max_games=32768)
     lv = r.levels[0]
@@ -61,7 +63,7 @@ def test_the_search_spends_games_where_they_decide(toy_games):
     assert max(by_value.values()) > 1024
 
 
-def test_a_target_beyond_the_range_says_so_and_how_close(toy_games):
+def test_a_target_beyond_the_range_says_so_and_how_close():
     r = run_tune("coin", target="0.9", vary=["bias"], bounds=["bias=10:60"])
     lv = r.levels[0]
     assert lv.out_of_reach and lv.best["bias"] == 60
@@ -70,7 +72,7 @@ def test_a_target_beyond_the_range_says_so_and_how_close(toy_games):
     assert r.summary()["out_of_reach"] is True
 
 
-def test_same_seed_same_search(toy_games):
+def test_same_seed_same_search():
     a = run_tune("coin", target="0.42", vary=["bias"], seed=7).summary()
     b = run_tune("coin", target="0.42", vary=["bias"], seed=7).summary()
     for d in (a, b):
@@ -80,7 +82,7 @@ def test_same_seed_same_search(toy_games):
     assert c["levels"][0]["path"] != a["levels"][0]["path"]
 
 
-def test_several_keys_with_optuna_are_reproducible(toy_games):
+def test_several_keys_with_optuna_are_reproducible():
     kw = dict(target="0.35", vary=["bias", "nudge"], games=1024, budget=20 * 1024, seed=3)
     a = run_tune("coin", **kw)
     b = run_tune("coin", **kw)
@@ -98,7 +100,7 @@ def test_several_keys_with_optuna_are_reproducible(toy_games):
     assert abs(c.levels[0].best["nudge"] - 3) <= abs(lv.best["nudge"] - 3) + 5
 
 
-def test_fair_finds_the_compensation_for_the_first_seat(toy_games):
+def test_fair_finds_the_compensation_for_the_first_seat():
     r = run_tune("duel", target="fair", vary=["comp"], games=2048)
     lv = r.levels[0]
     assert r.fair and r.metric.name == "seat0-seat1"
@@ -107,7 +109,7 @@ def test_fair_finds_the_compensation_for_the_first_seat(toy_games):
     assert r.summary()["target"] == "fair"
 
 
-def test_a_ladder_tunes_the_levels_item_of_a_list_one_per_level(toy_games):
+def test_a_ladder_tunes_the_levels_item_of_a_list_one_per_level():
     r = run_tune("coin", target="easy=0.6,hard=0.25", vary=["ladder"])
     assert r.level_key == "level"
     assert [lv.knobs[0].name for lv in r.levels] == ["ladder[0]", "ladder[1]"]
@@ -122,7 +124,7 @@ def test_a_ladder_tunes_the_levels_item_of_a_list_one_per_level(toy_games):
     assert r.summary()["set"] == {"easy": "--set bias=50", "hard": "--set bias=45"}
 
 
-def test_bad_requests_name_the_key_and_the_reason(toy_games):
+def test_bad_requests_name_the_key_and_the_reason():
     cases = [
         (dict(target="0.5", vary=["nope"]), KnobError, "unknown key"),
         (dict(target="0.5", vary=["colour"]), KnobError, "not a number"),
@@ -149,8 +151,7 @@ def test_bad_requests_name_the_key_and_the_reason(toy_games):
         run_tune("duel", target="seat1=2", vary=["comp"])
 
 
-def test_the_folder_holds_the_answer_as_settings_a_rules_file_and_a_report(toy_games,
-                                                                           tmp_path):
+def test_the_folder_holds_the_answer_as_settings_a_rules_file_and_a_report(tmp_path):
     out = tmp_path / "t"
     r = run_tune("coin", {"nudge": 0}, target="0.3", vary=["bias"], out=out)
     for name in ("tune.json", "path.parquet", "path.csv", "rules-tuned.toml",
@@ -171,7 +172,7 @@ def test_the_folder_holds_the_answer_as_settings_a_rules_file_and_a_report(toy_g
     assert r.summary()["best"] == {"bias": 20}
 
 
-def test_a_killed_tuning_resumes_to_the_same_answer(toy_games, tmp_path):
+def test_a_killed_tuning_resumes_to_the_same_answer(tmp_path):
     out = tmp_path / "k"
     seen = []
 
@@ -195,7 +196,7 @@ def test_a_killed_tuning_resumes_to_the_same_answer(toy_games, tmp_path):
     assert a == b
 
 
-def test_cli_tune_table_and_json(toy_games, tmp_path):
+def test_cli_tune_table_and_json(tmp_path):
     r = invoke("tune", "coin", "--target", "0.3", "--vary", "bias", "-q")
     assert r.exit_code == 0, r.output
     assert "bias = 20" in r.stdout and "--set bias=20" in r.stdout
