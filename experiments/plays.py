@@ -122,7 +122,34 @@ class Plays:
         self._cache: OrderedDict[tuple[str, int], np.ndarray] = OrderedDict()
         self._cache_bytes = 0
         self._index: dict[str, dict[int, int]] = {}  # pid -> {first playout: count}
+        self._stack: contextlib.ExitStack | None = None  # the Dask client, kept open
+        self._client: tuple[Any, int | None] | None = None
         self._scan()
+
+    def __enter__(self) -> Plays:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Shut down the Dask client (and a local cluster) this object started."""
+        if self._stack is not None:
+            stack, self._stack, self._client = self._stack, None, None
+            stack.close()
+
+    def _connect(self) -> tuple[Any, int | None]:
+        """A Dask client, opened on first use and kept for every later chunk (a search
+        plays a few chunks at a time; a cluster per call would start for each)."""
+        if self._client is None:
+            from experiments.distributed import dask_client
+
+            stack = contextlib.ExitStack()
+            client, threads = stack.enter_context(dask_client(self.scheduler, self.dask_local))
+            if self.scheduler:
+                client.wait_for_workers(1, timeout=120)
+            self._stack, self._client = stack, (client, threads)
+        return self._client
 
     # ---- points ---------------------------------------------------------------------------
     def point(self, changes: Mapping[str, Any] | None = None) -> Point:
@@ -232,7 +259,8 @@ class Plays:
                 heapq.heapify(tasks)
                 self.backend = (f"dask {self.scheduler}" if self.scheduler
                                 else f"dask local x{self.dask_local}")
-                play_tasks(setups, tasks, self.seed, handle, self.scheduler, self.dask_local)
+                play_tasks(setups, tasks, self.seed, handle, self.scheduler, self.dask_local,
+                           self._connect())
             else:
                 from experiments.runner import announce_compile, set_threads
 

@@ -580,10 +580,9 @@ def run_sensitivity(
     fresh = _open(out, "sensitivity", request, resume, overwrite, setting, title)
     t0 = time.perf_counter()
     try:
-        with plays_folder(out) as folder:
-            plays = setting.plays(seed, folder, chunk=chunk, scheduler=scheduler,
-                                  dask_local=dask_local, threads=threads, progress=progress,
-                                  on_chunk=on_chunk)
+        with plays_folder(out) as folder, setting.plays(
+                seed, folder, chunk=chunk, scheduler=scheduler, dask_local=dask_local,
+                threads=threads, progress=progress, on_chunk=on_chunk) as plays:
             if method == "oat":
                 result = _oat(setting, plays, met, knobs, base_point, sides, games, seed,
                               options)

@@ -999,10 +999,9 @@ def run_tune(
     fresh = _open(out, "tune", request, resume, overwrite, setting, title)
     t0 = time.perf_counter()
     try:
-        with plays_folder(out) as folder:
-            plays = setting.plays(seed, folder, chunk=chunk, scheduler=scheduler,
-                                  dask_local=dask_local, threads=threads, progress=progress,
-                                  on_chunk=on_chunk)
+        with plays_folder(out) as folder, setting.plays(
+                seed, folder, chunk=chunk, scheduler=scheduler, dask_local=dask_local,
+                threads=threads, progress=progress, on_chunk=on_chunk) as plays:
             for lv, checked in zip(levels, searches_checked, strict=True):
                 s = _Search(setting, plays, met, lv, seed, games, max_games, tols)
                 s.points = checked.points  # (configured already)
