@@ -49,6 +49,7 @@ from experiments.stats import Difference
 from simcore.rules_data import RulesError
 
 METHODS = ("oat", "morris", "sobol")
+NOTE_WIDTH = 60  # a refused step's reason in the table (whole in the JSON)
 MAX_POINTS = 100_000  # configurations one analysis may ask for
 
 
@@ -252,9 +253,12 @@ class Sensitivity:
                 if s.value is None:
                     return s.note or "-"
                 if not s.played:
-                    return f"{value_text(k, s.value)}: {s.note}"
-                tail = " (no playout changed)" if s.identical else (
-                    "" if s.significant else " (within noise)")
+                    note = s.note if len(s.note) <= NOTE_WIDTH else (
+                        s.note[:NOTE_WIDTH - 3].rstrip() + "...")
+                    return f"{value_text(k, s.value)}: {note}"
+                if s.identical:
+                    return f"{value_text(k, s.value)}: no playout changed"
+                tail = "" if s.significant else " (within noise)"
                 return f"{value_text(k, s.value)}: {m.fmt_diff(s.diff)}{tail}"
 
             out.append({"rank": str(i + 1), "key": k.name + (" *" if k.assumed else ""),
@@ -359,10 +363,9 @@ class Sensitivity:
                 if not (e.down.played or e.up.played):
                     continue
                 k = e.knob
-                vals = "/".join(value_text(k, s.value) if s.played else "-"
-                                for s in (e.down, e.up))
+                down, up = (value_text(k, s.value) if s.played else "-" for s in (e.down, e.up))
                 rows.append({"label": f"{k.name}{' *' if k.assumed else ''} "
-                                      f"({value_text(k, k.value)} -> {vals})",
+                                      f"({down} < {value_text(k, k.value)} > {up})",
                              "down": _trip(e.down), "up": _trip(e.up)})
             tornado_chart(rows, chart, self.title,
                           f"change in {m.label} ({'points' if m.is_rate else m.unit})", scale)

@@ -780,10 +780,12 @@ def _closer(search: _Search, b: int, c: int, n: int, fair: bool) -> bool:
     rb, rc = search.records((b,), n), search.records((c,), n)
     vb, vc = search.met.values(rb, pb.config), search.met.values(rc, pc.config)
     eb, ec = search.measured[(b,)][1].value, search.measured[(c,)][1].value
-    if (eb - t) * (ec - t) < 0:  # on either side: b is closer when the midpoint is on c's side
+    if (eb - t) * (ec - t) < 0:
+        # on either side of the target: b is the closer when the midpoint of the two lies on
+        # b's side of it (below the target when c is below it, and so b above)
         both = ~(np.isnan(vb) | np.isnan(vc))
         _, lo, hi = mean_interval((vb[both] + vc[both]) / 2)
-        return (hi < t) if ec > t else (lo > t)
+        return (hi < t) if ec < t else (lo > t)
     d = search.met.difference(rc, pc.config, rb, pb.config)  # c minus b, same side of t
     return d.lo > 0 if eb >= t else d.hi < 0
 

@@ -15,6 +15,7 @@ from tests.balance_support import toy_games  # noqa: F401  (a fixture)
 from tests.cli_support import invoke
 
 pytestmark = pytest.mark.usefixtures("toy_games")  # coin and duel registered
+FLAT = {"nudge": 0, "ladder": [0, 0]}  # coin's p is bias / 100
 
 
 def default_rate(game, overrides=None, games=4096, seed=1):
@@ -61,6 +62,23 @@ def test_the_search_spends_games_where_they_decide():
     far = [v for v in by_value if abs(v - 20) > 5]
     assert far and all(by_value[v] == 1024 for v in far)
     assert max(by_value.values()) > 1024
+
+
+def test_the_closer_of_two_neighbours_is_decided_on_enough_games():
+    """Target 30.1% with p = bias / 100: bias 30 (0.1 points away) is the closer, 31 (0.9
+    away) the other side; the two are played on until the midpoint's interval says so."""
+    r = run_tune("coin", FLAT, target="0.301", vary=["bias"], games=1024,
+                 max_games=131072)
+    lv = r.levels[0]
+    assert lv.best == {"bias": 30} and lv.decided and not lv.notes
+    most = {}
+    for p in lv.path:
+        most[p.values["bias"]] = max(most.get(p.values["bias"], 0), p.games)
+    assert most[30] == most[31] > 1024  # both played on, as many games each
+    # the same two the other way round: 30.9% is nearer 31
+    r = run_tune("coin", FLAT, target="0.309", vary=["bias"], games=1024,
+                 max_games=131072)
+    assert r.levels[0].best == {"bias": 31} and r.levels[0].decided
 
 
 def test_a_target_beyond_the_range_says_so_and_how_close():
