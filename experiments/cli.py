@@ -729,8 +729,8 @@ def sensitivity(
     game: GameArg,
     metric: MetricOpt = None,
     keys: Annotated[list[str] | None, typer.Option("--keys", "-k", metavar="KEY|GLOB", help=(
-        "Only these keys (repeatable or comma-separated): a key, KEY[i], a list's key (each "
-        "item), or a glob (goo.cthulhu.*; with [*], list items). Default: every integer and "
+        "Only these keys (repeatable or comma-separated): a key, KEY\\[i], a list's key (each "
+        "item), or a glob (goo.cthulhu.*; with \\[*], list items). Default: every integer and "
         "float key."))] = None,
     method: Annotated[str, typer.Option(metavar="oat|morris|sobol", help=(
         "oat: one key at a time, a step down and up; morris or sobol: every key together "
@@ -809,7 +809,8 @@ def tune(
         "What to hit: a value (0.5 or 50%) of --metric, METRIC=VALUE (win=0.5), fair (every "
         "seat's win rate equal), or levels of a setting (normal=0.6,hard=0.45,madness=0.3)."))],
     vary: Annotated[list[str], typer.Option(metavar="KEY", help=(
-        "The key to tune (KEY or KEY[i]); repeat for several (then an optimiser)."))],
+        "The key to tune (KEY, or a list's item as KEY\\[i]); repeat for several (then an "
+        "optimiser)."))],
     metric: MetricOpt = None,
     bounds: BoundsOpt = None,
     tol: Annotated[float | None, typer.Option(metavar="X", help=(

@@ -199,9 +199,9 @@ class Sensitivity:
                  f"{self.setting.config.strategy.name}; seed {self.seed}",
                  f"  {self.games:,} games per configuration, every one on the same playouts "
                  f"(common random numbers); {self.n_points:,} configurations, "
-                 f"{self.games_played:,} games played now"
-                 + (f", {self.games_reused:,} found already played" if self.games_reused
-                    else ""),
+                 f"{self.games * self.n_points:,} games"
+                 + (f" ({self.games_played:,} played now, the rest found played)"
+                    if self.games_reused else ""),
                  f"  base: {m.label} {m.fmt_est(self.base, 2)}"]
         return lines
 
@@ -412,7 +412,7 @@ class Sensitivity:
         paths.append(write_text(out / "report.md", doc.markdown()))
         paths.append(write_text(out / "report.html",
                                 doc.html(self.title, {chart.name: chart.read_bytes()})))
-        finish_folder(out, points=self.n_points, games_played=self.games_played,
+        finish_folder(out, points=self.n_points, games_played=self.games * self.n_points,
                       games=self.games, seed=self.seed, charts=[chart.name])
         return paths
 

@@ -102,6 +102,19 @@ class Level:
     method: str = "bisection"
     seat_pairs: list[dict] = field(default_factory=list)  # fair: every pair, confirmed
 
+    def games_used(self) -> int:
+        """Games behind the answer: each value's most games in the search, and the
+        confirming run's (played now or found played before)."""
+        most: dict[str, int] = {}
+        confirm = 0
+        for p in self.path:
+            if p.phase == "confirm":
+                confirm = max(confirm, p.games)
+                continue
+            key = repr(sorted(p.values.items()))
+            most[key] = max(most.get(key, 0), p.games)
+        return sum(most.values()) + confirm
+
     def best_cast(self) -> dict[str, int | float]:
         ks = {k.name: k for k in self.knobs}
         return {n: ks[n].cast(v) for n, v in self.best.items()}
@@ -126,6 +139,16 @@ class Tuning:
         return self.setting.game
 
     @property
+    def games_used(self) -> int:
+        return sum(lv.games_used() for lv in self.levels)
+
+    def games_text(self) -> str:
+        used = self.games_used
+        if used == self.games_played:
+            return f"{used:,} games"
+        return f"{used:,} games ({self.games_played:,} played now, the rest found played)"
+
+    @property
     def knob_names(self) -> list[str]:
         names: list[str] = []
         for lv in self.levels:
@@ -143,7 +166,14 @@ class Tuning:
     def title(self) -> str:
         what = "equal chances for every seat" if self.fair else (
             f"{self.metric.label} {self.target_text()}")
-        return f"{self.game.title}: tuning {', '.join(self.knob_names)} for {what}"
+        names: list[str] = []
+        for lv in self.levels:
+            for k in lv.knobs:  # a ladder over a list: the list, one item per level
+                n = (f"{k.key} (an item per {self.level_key})"
+                     if self.level_key and k.index is not None else k.name)
+                if n not in names:
+                    names.append(n)
+        return f"{self.game.title}: tuning {', '.join(names)} for {what}"
 
     # ---- the answer -------------------------------------------------------------------------
     def key_values(self) -> dict[str, Any]:
@@ -192,7 +222,7 @@ class Tuning:
             "settings": self.setting.config.changed(),
             "rules_file": str(self.setting.rules.path),
             "strategy": self.setting.config.strategy.name, "seed": self.seed,
-            **self.options, "games_played": self.games_played,
+            **self.options, "games_used": self.games_used, "games_played": self.games_played,
         }
         if self.per_level_scalars():
             out["best"] = {lv.name: lv.best_cast() for lv in self.levels}
@@ -232,7 +262,7 @@ class Tuning:
         lines = [self.title,
                  f"  settings: {self.setting.settings_text()}; strategy "
                  f"{self.setting.config.strategy.name}; seed {self.seed}; "
-                 f"{self.games_played:,} games played now"]
+                 f"{self.games_text()}"]
         for lv in self.levels:
             head = f"  {self.level_key} = {lv.name}: " if lv.name else "  "
             target = "fair" if self.fair else m.fmt(lv.target)
@@ -330,7 +360,7 @@ class Tuning:
                    f"{self.setting.config.strategy.name}; seed {self.seed}. Every value on the "
                    "same playouts (common random numbers), each point its latest measurement "
                    "with its 95% interval; the diamond is the chosen value played again on "
-                   f"fresh playouts. {self.games_played:,} games played in all.")
+                   f"fresh playouts. {self.games_text()} in all.")
         doc = Doc()
         doc.h(1, self.title)
         doc.p(caption)
@@ -356,7 +386,7 @@ class Tuning:
             self.title, {c.name: c.read_bytes() for c in charts})))
         finish_folder(out, points=sum(len({json_text(p.values) for p in lv.path})
                                       for lv in self.levels),
-                      games_played=self.games_played, seed=self.seed,
+                      games_played=self.games_used, seed=self.seed,
                       charts=[c.name for c in charts])
         return paths + charts
 

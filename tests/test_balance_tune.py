@@ -207,6 +207,7 @@ def test_a_killed_tuning_resumes_to_the_same_answer(tmp_path):
                  on_chunk=lambda pid, s, n: replayed.append((pid, s)), **kw)
     assert not set(replayed) & set(seen)
     whole = run_tune("coin", **kw)
+    assert r.games_used == whole.games_used == whole.games_played > r.games_played
     a, b = r.summary(), whole.summary()
     for d in (a, b):
         d.pop("games_played")
