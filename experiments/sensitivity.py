@@ -440,7 +440,9 @@ class Sensitivity:
                 "Ranges: as given with --bounds, otherwise each key's value plus or minus "
                 f"{self.options.get('spread')} times it (at least one unit for an integer), "
                 "within its bounds; integer keys are rounded to whole numbers at each "
-                "sample point.",
+                "sample point, so for an integer with few values a Morris jump (two thirds "
+                "of its range) may round to more or less than that, and its mu* is "
+                "approximate (one at a time is exact for integers).",
                 f"Samples and indices by SALib ({self.method}), seeded with the run's seed; "
                 "the noise of a finite number of games per point adds to sigma (Morris) and "
                 "to the indices (Sobol').",
@@ -471,7 +473,7 @@ def _columns(head: list[str], body: list[list[str]], indent: str = "") -> list[s
 
 # ---- running ----------------------------------------------------------------------------
 def check_options(method: str, step: float, spread: float, trajectories: int, levels: int,
-                  samples: int, bounds: list[str] | None) -> None:
+                  samples: int, bounds: list[str] | None, keys: list[str] | None) -> None:
     if method not in METHODS:
         raise KnobError(f"--method {method}: not a method; allowed: {', '.join(METHODS)} (oat: "
                         "one key at a time; morris, sobol: all keys together, with SALib)")
@@ -484,6 +486,9 @@ def check_options(method: str, step: float, spread: float, trajectories: int, le
     if method == "oat" and bounds:
         raise KnobError("--bounds applies to --method morris or sobol (one at a time, the "
                         "steps are one unit, or --step for floats)")
+    if method != "oat" and not keys:
+        raise KnobError(f"--method {method} varies a chosen set of keys together: give --keys "
+                        "(e.g. 'turn.*'; one at a time, the default, takes every key)")
     if method == "morris":
         if not 2 <= trajectories <= 10_000:
             raise KnobError(f"--trajectories {trajectories}: from 2 to 10,000")
@@ -529,7 +534,7 @@ def run_sensitivity(
     from experiments.limits import MAX_GAMES, MAX_SEED
     from experiments.runner import check_memory
 
-    check_options(method, step, spread, trajectories, levels, samples, bounds)
+    check_options(method, step, spread, trajectories, levels, samples, bounds, keys)
     if not 1 <= games <= MAX_GAMES:
         raise KnobError(f"--games {games}: from 1 to {MAX_GAMES:,} per configuration")
     if not 0 <= seed <= MAX_SEED:
