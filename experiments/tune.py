@@ -792,6 +792,8 @@ def _choose(search: _Search, cands: list[int], fair: bool) -> tuple[int, bool]:
         if ok or n >= cap:
             break
         n = min(2 * n, cap)
+    if k.is_int:
+        _between_note(search, cands, ests, t)
     if not ok and not k.is_int:
         return best, False
     if not ok:
@@ -801,6 +803,23 @@ def _choose(search: _Search, cands: list[int], fair: bool) -> tuple[int, bool]:
                         f"{search.value(k, best):g}, the closer on the point estimates (a "
                         "larger --max-games may separate them)")
     return best, ok
+
+
+def _between_note(search: _Search, cands: list[int], ests: dict[int, Estimate],
+                  t: float) -> None:
+    """Two neighbouring integers decidedly either side of the target: none reaches it."""
+    below = [c for c in cands if ests[c].hi < t]
+    above = [c for c in cands if ests[c].lo > t]
+    if not below or not above or any(ests[c].holds(t) for c in cands):
+        return
+    a, b = max(below, key=lambda c: ests[c].value), min(above, key=lambda c: ests[c].value)
+    if abs(a - b) != 1:
+        return
+    k, m = search.lv.knobs[0], search.met
+    lo, hi = sorted((a, b))
+    search.lv.notes.append(
+        f"the target lies between {k.name} = {search.value(k, lo):g} ({m.fmt(ests[lo].value)}) "
+        f"and {search.value(k, hi):g} ({m.fmt(ests[hi].value)}): no whole value reaches it")
 
 
 def _closer(search: _Search, b: int, c: int, n: int, fair: bool) -> bool:

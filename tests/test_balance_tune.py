@@ -81,6 +81,17 @@ def test_the_closer_of_two_neighbours_is_decided_on_enough_games():
     assert r.levels[0].best == {"bias": 31} and r.levels[0].decided
 
 
+def test_a_target_between_two_whole_values_is_said_so():
+    """30.5% lies half-way between bias 30 and 31: neither reaches it, and neither is the
+    closer within the intervals, which the answer says."""
+    r = run_tune("coin", FLAT, target="0.305", vary=["bias"], games=4096, max_games=131072)
+    lv = r.levels[0]
+    assert lv.best["bias"] in (30, 31) and not lv.decided
+    assert any("lies between bias = 30 (" in n and ") and 31 (" in n and "no whole value" in n
+               for n in lv.notes)
+    assert any("as close to the target" in n for n in lv.notes)
+
+
 def test_a_target_beyond_the_range_says_so_and_how_close():
     r = run_tune("coin", target="0.9", vary=["bias"], bounds=["bias=10:60"])
     lv = r.levels[0]
