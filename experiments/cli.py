@@ -699,6 +699,27 @@ def _balance_errors():
             ClusterStartError)
 
 
+def _balance_prelude(game: str, set_: list[str] | None, shortcuts: dict | None,
+                     scheduler: str | None, dask_local: int | None, resume: bool,
+                     overwrite: bool, out: str | None, threads: int | None) -> list[str]:
+    """The options sensitivity and tune share, checked: the setting's overrides."""
+    if scheduler and dask_local:
+        fail("give --scheduler or --dask-local, not both")
+    if resume and overwrite:
+        fail("give --resume or --overwrite, not both")
+    if (resume or overwrite) and not out:
+        fail(f"--{'resume' if resume else 'overwrite'} applies to a folder: give --out DIR")
+    try:
+        get_game(game)
+        overrides = shortcut_overrides(game, set_, shortcuts)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    from experiments.runner import set_threads
+
+    set_threads(threads, say=True)
+    return overrides
+
+
 def _balance_run(run: Callable[..., Any], out: str | None, **kwargs: Any) -> Any:
     """Check everything (nothing written), then run; bad input and a refused folder end in
     one error line, an interrupt in one line saying how to resume."""
@@ -772,20 +793,8 @@ def sensitivity(
     same playouts (or Morris / Sobol' over ranges), ranked, with paired 95% intervals."""
     from experiments.sensitivity import run_sensitivity
 
-    if scheduler and dask_local:
-        fail("give --scheduler or --dask-local, not both")
-    if resume and overwrite:
-        fail("give --resume or --overwrite, not both")
-    if (resume or overwrite) and not out:
-        fail(f"--{'resume' if resume else 'overwrite'} applies to a folder: give --out DIR")
-    try:
-        get_game(game)
-        overrides = shortcut_overrides(game, set_, shortcuts)
-    except (RulesError, KeyError) as exc:
-        fail(message(exc))
-    from experiments.runner import set_threads
-
-    set_threads(threads, say=True)
+    overrides = _balance_prelude(game, set_, shortcuts, scheduler, dask_local, resume,
+                                 overwrite, out, threads)
     result = _balance_run(
         run_sensitivity, out, game=game, overrides=overrides, strategy=strategy,
         rules_path=rules, metric=metric, keys=keys, method=method.strip().lower(), step=step,
@@ -848,20 +857,8 @@ def tune(
     same playouts, the answer confirmed on fresh games with its 95% interval."""
     from experiments.tune import run_tune
 
-    if scheduler and dask_local:
-        fail("give --scheduler or --dask-local, not both")
-    if resume and overwrite:
-        fail("give --resume or --overwrite, not both")
-    if (resume or overwrite) and not out:
-        fail(f"--{'resume' if resume else 'overwrite'} applies to a folder: give --out DIR")
-    try:
-        get_game(game)
-        overrides = shortcut_overrides(game, set_, shortcuts)
-    except (RulesError, KeyError) as exc:
-        fail(message(exc))
-    from experiments.runner import set_threads
-
-    set_threads(threads, say=True)
+    overrides = _balance_prelude(game, set_, shortcuts, scheduler, dask_local, resume,
+                                 overwrite, out, threads)
     result = _balance_run(
         run_tune, out, game=game, overrides=overrides, target=target, vary=vary,
         strategy=strategy, rules_path=rules, metric=metric, bounds=bounds, tol=tol,

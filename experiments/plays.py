@@ -427,6 +427,37 @@ def finish_folder(out: str | Path, **fields: Any) -> None:
     write_json(path, manifest)
 
 
+def abandon_folder(out: str | Path, kind: str) -> None:
+    """A fresh folder whose run stopped before it played anything is taken back (so the next
+    try is not told to --resume); one that played keeps its plays for --resume."""
+    plays = Path(out) / "plays"
+    if plays.is_dir() and any(plays.glob("p*.parquet")):
+        return
+    clear(out, kind)
+    with contextlib.suppress(OSError):
+        Path(out).rmdir()
+
+
+@contextlib.contextmanager
+def session(setting: Setting, out: str | Path | None, kind: str, request: Mapping[str, Any],
+            *, resume: bool, overwrite: bool, title: str, seed: int,
+            **plays_kwargs: Any) -> Iterator[Plays]:
+    """The plays of one balance request: ``out`` claimed and its manifest written (see
+    :func:`open_folder`; nothing kept without ``out``), and on any failure of a fresh folder
+    before a game was saved, the folder taken back."""
+    fresh = True
+    if out is not None:
+        fresh = open_folder(out, kind, request, resume=resume, overwrite=overwrite,
+                            game=setting.game, title=title)
+    try:
+        with plays_folder(out) as folder, setting.plays(seed, folder, **plays_kwargs) as plays:
+            yield plays
+    except BaseException:
+        if out is not None and fresh:
+            abandon_folder(out, kind)
+        raise
+
+
 @contextlib.contextmanager
 def plays_folder(out: str | Path | None) -> Iterator[Path]:
     """Where the plays go: ``out/plays``, or a temporary folder removed afterwards when

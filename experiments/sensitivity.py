@@ -44,7 +44,7 @@ from experiments.knobs import (
     value_text,
 )
 from experiments.metrics import Estimate, Metric, parse_metric
-from experiments.plays import DEFAULT_CHUNK, Plays, Setting, plays_folder
+from experiments.plays import DEFAULT_CHUNK, Plays, Setting, session
 from experiments.stats import Difference
 from simcore.rules_data import RulesError
 
@@ -585,53 +585,23 @@ def run_sensitivity(
     if check_only:
         return None
     title = f"{setting.game.title}: sensitivity ({method}) of the {met.label}"
-    fresh = _open(out, "sensitivity", request, resume, overwrite, setting, title)
     t0 = time.perf_counter()
-    try:
-        with plays_folder(out) as folder, setting.plays(
-                seed, folder, chunk=chunk, scheduler=scheduler, dask_local=dask_local,
-                threads=threads, progress=progress, on_chunk=on_chunk) as plays:
-            if method == "oat":
-                result = _oat(setting, plays, met, knobs, base_point, sides, games, seed,
-                              options)
-            else:
-                result = _global(setting, plays, met, knobs, ranges, X, pts, keep, dropped,
-                                 base_point, method, games, seed, options, levels)
-            result.games_played = plays.played
-            result.backend = plays.backend
-            result.games_reused = max(0, result.n_points * games - plays.played)
-            result.seconds = time.perf_counter() - t0
-            if out is not None:
-                result.write(out, top)
-    except BaseException:
-        if out is not None and fresh:
-            _abandon(out, "sensitivity")
-        raise
+    with session(setting, out, "sensitivity", request, resume=resume, overwrite=overwrite,
+                 title=title, seed=seed, chunk=chunk, scheduler=scheduler,
+                 dask_local=dask_local, threads=threads, progress=progress,
+                 on_chunk=on_chunk) as plays:
+        if method == "oat":
+            result = _oat(setting, plays, met, knobs, base_point, sides, games, seed, options)
+        else:
+            result = _global(setting, plays, met, knobs, ranges, X, pts, keep, dropped,
+                             base_point, method, games, seed, options, levels)
+        result.games_played = plays.played
+        result.backend = plays.backend
+        result.games_reused = max(0, result.n_points * games - plays.played)
+        result.seconds = time.perf_counter() - t0
+        if out is not None:
+            result.write(out, top)
     return result
-
-
-def _open(out, kind, request, resume, overwrite, setting, title) -> bool:
-    if out is None:
-        return True
-    from experiments.plays import open_folder
-
-    return open_folder(out, kind, request, resume=resume, overwrite=overwrite,
-                       game=setting.game, title=title)
-
-
-def _abandon(out: str | Path, kind: str) -> None:
-    """A fresh folder whose run stopped before it played anything is taken back (so the next
-    try is not told to --resume); one that played keeps its plays for --resume."""
-    import contextlib
-
-    from experiments.outdir import clear
-
-    plays = Path(out) / "plays"
-    if plays.is_dir() and any(plays.glob("p*.parquet")):
-        return
-    clear(out, kind)
-    with contextlib.suppress(OSError):
-        Path(out).rmdir()
 
 
 def _oat_points(setting: Setting, met: Metric, knobs: list[Knob], step: float, seed: int

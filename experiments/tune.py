@@ -50,7 +50,7 @@ from experiments.knobs import (
     settings_for,
 )
 from experiments.metrics import Estimate, Metric, MetricError, parse_metric, parse_target
-from experiments.plays import DEFAULT_CHUNK, Plays, Point, Setting, plays_folder
+from experiments.plays import DEFAULT_CHUNK, Plays, Point, Setting, session
 from experiments.stats import mean_interval, seat_differences
 from simcore.rules_data import RulesError
 
@@ -1044,34 +1044,25 @@ def run_tune(
         check_folder(out, "tune", request, resume=resume, overwrite=overwrite)
     if check_only:
         return None
-    from experiments.sensitivity import _abandon, _open
-
     title = f"{setting.game.title}: tuning {', '.join(vary)}"
-    fresh = _open(out, "tune", request, resume, overwrite, setting, title)
     t0 = time.perf_counter()
-    try:
-        with plays_folder(out) as folder, setting.plays(
-                seed, folder, chunk=chunk, scheduler=scheduler, dask_local=dask_local,
-                threads=threads, progress=progress, on_chunk=on_chunk) as plays:
-            for lv, checked in zip(levels, searches_checked, strict=True):
-                s = _Search(setting, plays, met, lv, seed, games, max_games, tols)
-                s.points = checked.points  # (configured already)
-                if len(lv.knobs) == 1:
-                    search_one(s, fair)
-                else:
-                    search_many(s, budget, penalty, fair)
-                confirm(s, confirm_games, fair)
-            result = Tuning(setting, met, fair, key, levels, seed, options,
-                            games_played=plays.played, backend=plays.backend)
-            result.seconds = time.perf_counter() - t0
-            if out is not None:
-                result.write(out)
+    with session(setting, out, "tune", request, resume=resume, overwrite=overwrite,
+                 title=title, seed=seed, chunk=chunk, scheduler=scheduler,
+                 dask_local=dask_local, threads=threads, progress=progress,
+                 on_chunk=on_chunk) as plays:
+        for lv, checked in zip(levels, searches_checked, strict=True):
+            s = _Search(setting, plays, met, lv, seed, games, max_games, tols)
+            s.points = checked.points  # (configured already)
+            if len(lv.knobs) == 1:
+                search_one(s, fair)
             else:
-                result.rules_files = {}
-    except BaseException:
-        if out is not None and fresh:
-            _abandon(out, "tune")
-        raise
+                search_many(s, budget, penalty, fair)
+            confirm(s, confirm_games, fair)
+        result = Tuning(setting, met, fair, key, levels, seed, options,
+                        games_played=plays.played, backend=plays.backend)
+        result.seconds = time.perf_counter() - t0
+        if out is not None:
+            result.write(out)
     return result
 
 
