@@ -14,6 +14,7 @@ import pytest
 
 from experiments.sensitivity import run_sensitivity
 from experiments.tune import run_tune
+from simcore.registry import game_names
 
 STICKY = {"seats": ["expert", "average", "average", "average"]}
 KEYS = ["turn.*", "profiles.expert.aim_sd_cm"]
@@ -70,3 +71,25 @@ def test_dask_local_cluster_plays_the_same_games(tmp_path):
     a = run_tune("sticky", STICKY, **kw).summary()
     b = run_tune("sticky", STICKY, dask_local=2, **kw).summary()
     assert a["levels"] == b["levels"] and a["best"] == b["best"]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_every_registered_game_through_the_common_interface(game):
+    """Both tools on every game the registry lists, with nothing but its rules data: its
+    first integer key a step either way, and tuned to a target (fair for a competitive
+    game)."""
+    from simcore.registry import get_game
+
+    g = get_game(game)  # (a game added later is tested here with no edit)
+    rules = g.default_rules()
+    key = next(k for k, e in rules.entries.items()
+               if e.kind == "int" and e.min is not None and e.max is not None
+               and e.min < e.value < e.max)
+    r = run_sensitivity(game, keys=[key], games=200, seed=3)
+    assert [e.knob.name for e in r.effects] == [key] and r.base.n == 200
+    target = "0.5" if g.kind.cooperative else "fair"
+    t = run_tune(game, target=target, vary=[key], games=200, max_games=400,
+                 confirm_games=200, seed=3)
+    lv = t.levels[0]
+    assert rules.entries[key].min <= lv.best[key] <= rules.entries[key].max
+    assert lv.confirmed is not None and lv.confirmed.n == 200
