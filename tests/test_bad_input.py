@@ -124,7 +124,51 @@ def game_rows(game: str) -> list[Row]:
             add("index-negative", ["--index", "-1"], ["--index"])
         add("unknown-option", ["--no-such-option"], ["--no-such-option"])
     rows += balance_rows(game)
+    rows += strength_rows(game)
     rows.append(Row(f"games-{game}-extra", ["games", game, "extra"], ["extra"]))
+    return rows
+
+
+def strength_rows(game: str) -> list[Row]:
+    """The strength commands' own mistakes (ladder, tournament), for every game."""
+    g = get_game(game)
+    rows: list[Row] = []
+    lad = ["ladder", game, "--games", "4", "-q", "--budgets", "2"]
+    rows += [
+        Row(f"ladder-{game}-unknown-key", lad + ["--set", "no_such_key=1"], ["no_such_key"]),
+        Row(f"ladder-{game}-budgets-word", lad + ["--budgets", "many"], ["--budgets"]),
+        Row(f"ladder-{game}-budgets-zero", lad + ["--budgets", "0"], ["--budgets"]),
+        Row(f"ladder-{game}-games-zero", lad + ["--games", "0"], ["--games"]),
+        Row(f"ladder-{game}-seed-2**63", lad + ["--seed", BIG], ["--seed", "2**63"]),
+    ]
+    if g.kind.searchable:
+        rows.append(Row(f"ladder-{game}-search-plain", lad + ["--search", "random"],
+                        ["'random'", "not a search strategy"]))
+    if not g.kind.cooperative:
+        rows += [Row(f"ladder-{game}-seat-7", lad + ["--seat", "7"], ["--seat 7"]),
+                 Row(f"ladder-{game}-field-unknown", lad + ["--field", "no_such_strategy"],
+                     ["no_such_strategy"])]
+    names = [n for n in registry.names(g.name) if n not in ("table", "by_seat", "pair")]
+    tour = ["tournament", game, "--games", "4", "-q"]
+    if g.kind.cooperative:
+        rows.append(Row(f"tournament-{game}-cooperative",
+                        tour + ["--strategies", ",".join(names[:2])], ["cooperative"]))
+        return rows
+    rows += [
+        Row(f"tournament-{game}-one", tour + ["--strategies", names[0]], ["at least two"]),
+        Row(f"tournament-{game}-twice", tour + ["--strategies", f"{names[0]},{names[0]}"],
+            ["twice"]),
+        Row(f"tournament-{game}-unknown", tour + ["--strategies", f"{names[0]},nobody"],
+            ["'nobody'"]),
+        Row(f"tournament-{game}-empty-item", tour + ["--strategies", f"{names[0]},"],
+            ["empty name"]),
+        Row(f"tournament-{game}-two-clusters",
+            tour + ["--strategies", ",".join(names[:2]), "--scheduler", "tcp://x:1",
+                    "--dask-local", "2"], ["--scheduler or --dask-local"]),
+        Row(f"tournament-{game}-unknown-key",
+            tour + ["--strategies", ",".join(names[:2]), "--set", "no_such_key=1"],
+            ["no_such_key"]),
+    ]
     return rows
 
 
