@@ -90,6 +90,7 @@ from simcore.wakeup.state import (
     EV_ADVANCE,
     EV_AUCTION,
     EV_BID,
+    EV_BOARD,
     EV_CAP,
     EV_CLEAR,
     EV_CONJURE,
@@ -105,6 +106,7 @@ from simcore.wakeup.state import (
     EV_I_SHUFFLE,
     EV_NO_ROOM,
     EV_OBJECT,
+    EV_OBJECTS,
     EV_PASS,
     EV_PAY,
     EV_PLACE,
@@ -119,6 +121,7 @@ from simcore.wakeup.state import (
     EV_STELLARIS,
     EV_SWAP,
     EV_TIE_DRAW,
+    EV_TOPS,
     EV_TURN,
     H_BID,
     H_DECK,
@@ -760,10 +763,12 @@ def solo_move(ip, s, who, n, why, ev, evn):
         s[k] = ip[I_SOLO_PATH_C] - 1
         finish(s, O_PORTAL_PLAYER, 0)
         log(ev, evn, EV_END, O_PORTAL_PLAYER, 0, 0, 0, 0, 0, 0)
+        log_table(ip, s, ev, evn)
     elif who == 1 and s[k] >= ip[I_SOLO_PATH_D] - 1:
         s[k] = ip[I_SOLO_PATH_D] - 1
         finish(s, O_PORTAL_CTHULHU, -1)
         log(ev, evn, EV_END, O_PORTAL_CTHULHU, -1, 0, 0, 0, 0, 0)
+        log_table(ip, s, ev, evn)
 
 
 # ---- the Grimoire ------------------------------------------------------------------------------
@@ -932,9 +937,22 @@ def start_turn(ip, s, h, rng, ev, evn):
     s[S_PENDING] = 0
     s[S_ADJ_FLAG] = 1 if (not is_solo(ip) and adjacent_now(ip, s)) else 0
     log(ev, evn, EV_TURN, s[TURN], p, s[S_ROUND], 0, 0, 0, 0)
+    log_table(ip, s, ev, evn)
     replenish_hand(ip, s, h, rng, p, ev, evn)
     o = H_HAND + p * N_ING
     log(ev, evn, EV_HAND, p, h[o], h[o + 1], h[o + 2], h[o + 3], h[o + 4], 0)
+    for q in range(seats_of(ip)):
+        b = S_OBJ + q * N_OBJECTS
+        log(ev, evn, EV_OBJECTS, q, s[b], s[b + 1], s[b + 2], s[b + 3], s[S_STELLARIS + q], 0)
+
+
+@njit(cache=True, _nrt=False)
+def log_table(ip, s, ev, evn):
+    """The board and the face-up Grimoire, for the trace."""
+    log(ev, evn, EV_BOARD, s[S_OCC], s[S_OCC + 1], s[S_OCC + 2], s[S_OCC + 3], s[S_CTHULHU],
+        s[S_SOLO_POS], s[S_DECK_N])
+    log(ev, evn, EV_TOPS, s[S_TOP], s[S_TOP + 1], s[S_TOP + 2], s[S_TOP + 3], s[S_TOP + 4],
+        s[S_TOP + 5], 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -981,11 +999,13 @@ def end_turn(ip, s, ev, evn):
             outcome = O_ADJACENT if adj else O_RED
             finish(s, outcome, w)
             log(ev, evn, EV_END, outcome, w, tie, 0, 0, 0, 0)
+            log_table(ip, s, ev, evn)
             return
         s[S_ACTIVE] = (s[S_ACTIVE] + 1) % seats_of(ip)
     if s[TURN] >= ip[I_MAX_TURNS]:
         finish(s, O_CAP, -1)
         log(ev, evn, EV_CAP, s[TURN], 0, 0, 0, 0, 0, 0)
+        log_table(ip, s, ev, evn)
 
 
 @njit(cache=True, _nrt=False)

@@ -173,7 +173,10 @@ EV_NO_ROOM = 29  # seat (a token found no empty square before Cthulhu)
 EV_CAP = 30  # turn
 EV_STELLARIS = 31  # seat (-1 nobody, 4 Cthulhu), copies held
 EV_CLEAR = 32  # seat (solitaire: four Objects discarded)
-EV_HAND = 33  # seat, kind 0 .. 4 counts (a, b, c, d, e, f = seat, c0..c4)
+EV_HAND = 33  # seat, then the counts of kinds 0 .. 4 (the hand as its owner sees it)
+EV_BOARD = 34  # each seat's squares (bits, a .. d), Cthulhu, solitaire figure, deck cards
+EV_TOPS = 35  # the face-up card of slots 0 .. 5 (-1 none)
+EV_OBJECTS = 36  # seat, owned Daemonum, Ran-Tegoth, Ulthar, R'lyeh, Stellaris held
 
 # ---- parameters: ip ---------------------------------------------------------------------------
 PARAMS = param_layout("wakeup params")
