@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine import DECISION, DEPTH, FRAME_WIDTH, FRAMES, P_SEATS, POLICY_SIG, SEAT
+from simcore.engine import DECISION, DEPTH, FRAME_WIDTH, FRAMES, P_SEATS, POLICY_SIG, SEAT, TURN
 from simcore.kernels import popcount
 from simcore.wakeup.state import (
     A_ADVANCE,
@@ -95,6 +95,8 @@ from strategies.common import first_legal, uniform_legal
 from strategies.registry import Param, param_offsets, register
 
 NEG = -1e18
+PATIENT_TURNS = 60  # three times the usual four-player game
+IMPATIENCE = 0.2  # worth added to digging for each turn past it
 BIG = 1000.0  # ending the game while ahead (or not, while behind) outweighs everything
 
 
@@ -326,13 +328,14 @@ def best_rival(ip, s, me):
 
 
 @njit(cache=True, _nrt=False)
-def ending_worth(ip, s, me, placed):
-    """Placing ``placed`` tokens that bring the line next to Cthulhu ends the game at the end
-    of the turn: worth a great deal when it then wins (ties go to the token nearest Cthulhu,
-    the last placed: its own), as much against when it loses."""
-    if ip[I_SOLO] == 1 or placed <= 0:
+def ending_worth(ip, s, me, placed, steps):
+    """Placing ``placed`` tokens (and, out of tokens, moving Cthulhu ``steps`` squares) so that
+    the line reaches Cthulhu ends the game at the end of the turn: worth a great deal when it
+    then wins (ties go to the token nearest Cthulhu, the last placed: its own), as much
+    against when it loses."""
+    if ip[I_SOLO] == 1 or placed + steps <= 0:
         return 0.0
-    if gap_to_cthulhu(ip, s) > placed:
+    if gap_to_cthulhu(ip, s) > placed + steps:
         return 0.0
     mine = tokens_of(s, me) + placed
     return BIG if mine >= best_rival(ip, s, me) else -BIG
@@ -396,7 +399,7 @@ def action_worth(ip, s, view, params, me, a):
         v = params[CANDLE] * placed + params[EXTRA] - cost
         if k > placed:  # out of tokens: each missing token swaps and wakes Cthulhu
             v -= 0.5 * params[CANDLE] * (k - placed)
-        return v + ending_worth(ip, s, me, placed)
+        return v + ending_worth(ip, s, me, placed, k - placed)
     slot = (a - A_CONJURE) // 4
     mode = (a - A_CONJURE) % 4
     c = s[S_TOP + slot]
@@ -596,7 +599,10 @@ def heuristic_decide(ip, fp, s, view, mask, params, rng):
             # near the end a leader digs for a card to end the game with (it wins then)
             if ip[I_SOLO] == 0 and gap_to_cthulhu(ip, s) <= params[SWAP_FRONT] and \
                     tokens_of(s, me) >= best_rival(ip, s, me):
-                dig += params[CANDLE]
+                dig += 3.0 * params[CANDLE]
+            # a table far past any usual length grows impatient (nothing else changes a
+            # table where every player waits): digging is worth more every turn
+            dig += IMPATIENCE * max(s[TURN] - PATIENT_TURNS, 0)
         for a in range(A_STOP):
             if mask[a]:
                 v = action_worth(ip, s, view, params, me, a) + dig
