@@ -21,9 +21,9 @@ CLAUSES = TESTS / "clauses"
 CLAUSE_FILES = {
     "STK": "sticky.md",
     "TEC": "tec.md",
+    "WUC": "wakeup.md",
 }
 NOT_YET = {
-    "WUC": "wakeup.md",
     "HEX": "hexgame.md",
 }
 
@@ -89,6 +89,13 @@ def test_tec_clause_file_parses_completely():
     assert len(ids) == len(set(ids)) == 72
     assert ids[:2] == ["TEC-S-1", "TEC-S-2"] and ids[-1] == "TEC-DI-1"
     assert "TEC-ACC-6" in ids and "TEC-SE-5" in ids
+
+
+def test_wakeup_clause_file_parses_completely():
+    ids = [c for f, c in CLAUSE_LIST if f == "wakeup.md"]
+    assert len(ids) == len(set(ids)) == 57
+    assert ids[0] == "WUC-S-1" and ids[-1] == "WUC-SO-12"
+    assert "WUC-CU-9" in ids and "WUC-OB-4" in ids
 
 
 def test_every_clause_file_is_known():
