@@ -68,6 +68,7 @@ from simcore.wakeup.state import (
     I_ING_COUNT,
     I_ING_TOTAL,
     I_ING_VALUE,
+    I_RLYEH_LAST,
     I_SOLO,
     MAX_SLOTS,
     MODE_DAEMONUM,
@@ -455,11 +456,26 @@ def curse_prize(ip, s, params, c):
 
 
 @njit(cache=True, _nrt=False)
+def rlyeh_worth_it(ip, s, params):
+    c = s[S_AUC_CURSE]
+    return c == C_YUGGOTH or params[RLYEH_STELLARIS] >= 0.5
+
+
+@njit(cache=True, _nrt=False)
 def bid_choice(ip, s, view, mask, params, me):
     c = s[S_AUC_CURSE]
     prize = curse_prize(ip, s, params, c)
-    if mask[A_RLYEH] and (c == C_YUGGOTH or params[RLYEH_STELLARIS] >= 0.5):
-        return A_RLYEH
+    if mask[A_RLYEH] and rlyeh_worth_it(ip, s, params):
+        if ip[I_RLYEH_LAST] == 0:
+            return A_RLYEH
+        # R'lyeh may wait for the last call: bid as little as it must, let the others spend
+        if mask[A_FOLD]:
+            return A_FOLD
+        lo = -1
+        for k in range(N_ING):
+            if mask[k] and (lo < 0 or ip[I_ING_VALUE + k] < ip[I_ING_VALUE + lo]):
+                lo = k
+        return lo if lo >= 0 else A_RLYEH
     mine = 0
     for k in range(N_ING):
         mine += view[V_BID + k] * ip[I_ING_VALUE + k]
@@ -630,9 +646,10 @@ def heuristic_decide(ip, fp, s, view, mask, params, rng):
         return swap_own_choice(ip, s, mask, params, me, False)
     if d == D_BID:
         return bid_choice(ip, s, view, mask, params, me)
-    if d == D_RLYEH_OPEN or d == D_RLYEH_LAST:
-        c = s[S_AUC_CURSE]
-        return A_YES if (c == C_YUGGOTH or params[RLYEH_STELLARIS] >= 0.5) else A_NO
+    if d == D_RLYEH_OPEN:  # (with a last call to come, it waits for it)
+        return A_YES if rlyeh_worth_it(ip, s, params) and ip[I_RLYEH_LAST] == 0 else A_NO
+    if d == D_RLYEH_LAST:
+        return A_YES if rlyeh_worth_it(ip, s, params) else A_NO
     if d == D_RAN_TEGOTH:
         return A_YES
     if d == D_SHIELD:
