@@ -177,7 +177,8 @@ READINGS = [("readings.object_limit", "player"), ("readings.rlyeh_window", "last
             ("readings.end_check", "end_of_turn"), ("readings.line_end", "start"),
             ("readings.close_gaps", "toward_start"), ("readings.stellaris", "higher_limit"),
             ("readings.ulthar_extra_action", True), ("readings.tie_count", "ingredients"),
-            ("readings.may_pass", False), ("readings.solo_curse_moves_cthulhu", True)]
+            ("readings.may_pass", False), ("readings.solo_curse_moves_cthulhu", True),
+            ("readings.deadlock", "none")]
 
 
 @pytest.mark.parametrize("key,value", READINGS, ids=[k.split(".")[1] for k, _ in READINGS])

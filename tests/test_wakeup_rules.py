@@ -152,6 +152,24 @@ def test_WUC_T_2_the_action_is_conjure_or_advance_what_the_hand_can_pay():
     done(t)
 
 
+@pytest.mark.parametrize("reading", ["refresh", "none"])
+def test_WUC_T_2_when_nobody_can_act_a_round_long_the_face_up_cards_are_replaced(reading):
+    # nothing on the table can be paid for by hands of seven without a Bone or a wild
+    blocked = [S.C_ULTHAR, S.C_PICATRIX, S.C_RLYEH, S.C_ULTHAR, S.C_DAEMONUM, S.C_DAEMONUM]
+    hands = {0: [2, 3, 0, 2, 0], 1: [2, 2, 0, 3, 0]}
+    spells = [S.C_LIBER, S.C_LIBER, S.C_LIBER, S.C_CLAVICULA, S.C_CLAVICULA, S.C_CLAVICULA]
+    t = table(2, tops=blocked, piles={i: [spells[i]] for i in range(6)}, hands=hands,
+              readings__deadlock=reading)
+    t.start_turn(0)
+    if reading == "none":  # every turn passes unasked until the turn cap
+        assert t.s[E.OUTCOME] == S.O_CAP and t["stat.deadlock_refreshes"] == 0
+    else:  # after a round of forced passes the face-up cards are replaced
+        assert t["stat.deadlock_refreshes"] == 1 and t.decision == S.D_ACTION
+        assert [t[f"slot.top[{i}]"] for i in range(6)] == spells and t.seat == 0
+        assert t["turn"] == 3  # seat 0, seat 1 passed; seat 0's second turn
+    done(t)
+
+
 def test_WUC_T_3_the_used_pile_reveals_its_next_card_an_empty_pile_nothing():
     t = table(4, piles={0: [S.C_CLAVICULA], 2: []}, hands={0: [4, 3, 0, 0, 0]})
     t.start_turn(0)
@@ -192,6 +210,19 @@ def test_WUC_T_5_a_second_depleted_pile_reshuffles_the_discard_into_new_piles():
     assert t["slot.top[0]"] >= 0 and t["slot.top[1]"] >= 0
     after = int(t.s[S.S_GDISCARD:S.S_GDISCARD + S.N_CARDS].sum())
     assert after == before + 1 - 12  # the rest stays in the discard pile
+    done(t)
+    # a discard pile of Curses alone is not reshuffled (it would turn them up for ever)
+    t = Table(4)
+    tops = [-1, -1] + FILLER[2:]
+    rest = [c for c in range(S.CURSE0)
+            for _ in range(int(t.ip[S.I_COPIES + c]) - tops.count(c))]
+    t.set_grimoire(tops, {2: rest})  # every Spell and Object face up or in pile 2
+    assert sum(t[f"grimoire_discard[{c}]"] for c in range(S.CURSE0)) == 0
+    assert rules.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0
+    done(t)
+    t["slot.face_down[2]"] -= 1  # pile 2's top card to the discard: now it is reshuffled
+    t[f"grimoire_discard[{rest[0]}]"] += 1
+    assert rules.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0b11
     done(t)
 
 

@@ -62,6 +62,7 @@ class WakeUpCthulhu(StepGame):
             out["swaps_per_game"] = mean("swaps")
             out["tokens_returned_per_game"] = mean("tokens_returned")
             out["ran_tegoth_tokens_per_game"] = mean("ran_tegoth_tokens")
+            out["deadlock_refreshes_per_game"] = mean("deadlock_refreshes")
         out["curses_per_game"] = {k: mean(f"curses_{k}") for k in S.CURSES}
         out["conjured_per_game"] = {k: mean(f"conjured_{k}") for k in S.SPELLS + S.OBJECTS}
         out["advanced_per_game"] = {k: mean(f"advanced_{k}") for k in S.SPELLS}

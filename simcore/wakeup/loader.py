@@ -228,6 +228,7 @@ def compile_params(rules: RulesData) -> WakeupParams:
     ip[S.I_TIE_INGREDIENTS] = _choice(rules, "readings.tie_count", "ingredients")
     ip[S.I_SOLO_CURSE_MOVE] = int(rules["readings.solo_curse_moves_cthulhu"])
     ip[S.I_PASS_FIRST] = int(rules["readings.may_pass"])
+    ip[S.I_DEADLOCK_REFRESH] = _choice(rules, "readings.deadlock", "refresh")
     ip[S.I_SOLO_PATH_C] = rules["solo.path_c"]
     ip[S.I_SOLO_PATH_D] = rules["solo.path_d"]
     ip[S.I_SOLO_DRAW] = rules["solo.cthulhu_draw"]

@@ -111,6 +111,7 @@ from simcore.wakeup.state import (
     EV_PAY,
     EV_PLACE,
     EV_RAN_TEGOTH,
+    EV_REFRESH,
     EV_RETURN,
     EV_REVEAL,
     EV_REVEAL_BIDS,
@@ -140,6 +141,7 @@ from simcore.wakeup.state import (
     I_CTH_RETURN,
     I_CURSE_MOVES,
     I_DAEMONUM_COST,
+    I_DEADLOCK_REFRESH,
     I_EFFECT,
     I_END_AT_END,
     I_EXTRA,
@@ -226,6 +228,7 @@ from simcore.wakeup.state import (
     R_OUT_SWAPS,
     R_OUTCOME,
     R_PLAYED,
+    R_REFRESHES,
     R_RETURNED,
     R_RLYEH_AUCT,
     R_ROUNDS,
@@ -260,6 +263,7 @@ from simcore.wakeup.state import (
     S_DUEL_CARD,
     S_DUELS_WON,
     S_EXTRA,
+    S_FORCED,
     S_FRESH,
     S_G_SHUFFLES,
     S_GDISCARD,
@@ -277,6 +281,7 @@ from simcore.wakeup.state import (
     S_PENDING,
     S_PLAYED,
     S_RED_FLAG,
+    S_REFRESHES,
     S_RESERVE,
     S_RETURNED,
     S_RLYEH_AUCT,
@@ -298,7 +303,13 @@ from simcore.wakeup.state import (
     WILD,
 )
 
-log = log_event
+
+@njit(cache=True, _nrt=False, inline="always")
+def log(ev, evn, code, a, b, c, d, e, f, g):
+    """``kernels.log_event``, skipped at once (inline) in batch runs, whose event buffer has no
+    rows: the rules log at almost every step."""
+    if ev.shape[0] > 0:
+        log_event(ev, evn, code, a, b, c, d, e, f, g)
 
 # stages of the procedures (frame local 0 unless said otherwise)
 G_SETUP, G_TURNS, G_PLAYER = 0, 1, 2
@@ -780,14 +791,22 @@ def stack_of(ip, slot):
 
 
 @njit(cache=True, _nrt=False)
+def reshuffle_worth(s):
+    """Whether the Grimoire discard pile holds a card other than a Curse."""
+    for c in range(CURSE0):
+        if s[S_GDISCARD + c] > 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
 def refill_piles(ip, s, h, rng, ev, evn):
     """WUC-T-5: the Grimoire discard pile is shuffled and every empty slot gets a new pile of
     ``pile_size`` cards (fewer when the discard runs short); the rest stays in the discard pile.
-    Returns the slots refilled (bits), whose top cards are then revealed."""
-    total = 0
-    for c in range(N_CARDS):
-        total += s[S_GDISCARD + c]
-    if total == 0:
+    Returns the slots refilled (bits), whose top cards are then revealed.  A discard pile of
+    Curses alone is not reshuffled (NOTES.md, WUC-T-5: its Curses would be turned up again and
+    again, each reveal emptying the piles anew)."""
+    if not reshuffle_worth(s):
         return 0
     empty = 0
     for i in range(ip[I_SLOTS]):
@@ -827,7 +846,10 @@ def refill_piles(ip, s, h, rng, ev, evn):
 
 @njit(cache=True, _nrt=False)
 def refill_solo_deck(ip, s, h, rng, ev, evn):
-    """WUC-SO-8: the empty deck F is rebuilt from the shuffled Grimoire discard pile."""
+    """WUC-SO-8: the empty deck F is rebuilt from the shuffled Grimoire discard pile (not from
+    Curses alone, as in the multiplayer game)."""
+    if not reshuffle_worth(s):
+        return
     n = 0
     for c in range(N_CARDS):
         for _ in range(s[S_GDISCARD + c]):
@@ -1034,6 +1056,9 @@ def run_turn(ip, s, h, rng, ev, evn):
     stage = frame_get(s, 0)
     p = s[S_ACTIVE]
     if stage == T_BEGIN:
+        if s[S_FORCED] >= seats_of(ip) and ip[I_DEADLOCK_REFRESH] == 1 and not is_solo(ip):
+            refresh_grimoire(ip, s, ev, evn)  # then this turn begins (stage T_BEGIN again)
+            return False
         start_turn(ip, s, h, rng, ev, evn)
         frame_set(s, 0, T_ACTION)
         frame_set(s, 1, 1)  # the turn's first action
@@ -1041,6 +1066,8 @@ def run_turn(ip, s, h, rng, ev, evn):
     if stage == T_ACTION:
         if not can_act(ip, s, h):
             log(ev, evn, EV_PASS, p, 0, 0, 0, 0, 0, 0)
+            if frame_get(s, 1) == 1:  # nothing at all this turn
+                s[S_FORCED] += 1
             frame_set(s, 0, T_END)
             return False
         ask(s, p, D_ACTION)
@@ -1068,6 +1095,24 @@ def run_turn(ip, s, h, rng, ev, evn):
     frame_pop(s)  # T_END
     end_turn(ip, s, ev, evn)
     return False
+
+
+@njit(cache=True, _nrt=False)
+def refresh_grimoire(ip, s, ev, evn):
+    """NOTES.md, WUC-T-2 (switch ``deadlock``): every player in turn could do nothing but
+    stop, so the face-up cards are discarded and their piles reveal new ones."""
+    s[S_FORCED] = 0
+    s[S_REFRESHES] += 1
+    n = 0
+    for i in range(ip[I_SLOTS]):
+        c = s[S_TOP + i]
+        if c >= 0:
+            s[S_GDISCARD + c] += 1
+            s[S_TOP + i] = NO_CARD
+            n += 1
+    log(ev, evn, EV_REFRESH, n, 0, 0, 0, 0, 0, 0)
+    frame_push(s, PR_REVEAL)
+    frame_set(s, 0, (1 << ip[I_SLOTS]) - 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -1988,6 +2033,7 @@ def step(ip, fp, s, h, rng, action, ev, evn):
     a = action
     if d == D_ACTION:
         frame_set(s, 1, 0)
+        s[S_FORCED] = 0  # someone could act
         if a == A_STOP:
             log(ev, evn, EV_PASS, p, 1, 0, 0, 0, 0, 0)
             frame_set(s, 0, T_END)
@@ -2258,6 +2304,7 @@ def record(ip, fp, s, h, rec):
     rec[R_CARDS_BID] = s[S_CARDS_BID]
     rec[R_SOLO_POS] = s[S_SOLO_POS]
     rec[R_SOLO_DUELS] = s[S_DUELS_WON]
+    rec[R_REFRESHES] = s[S_REFRESHES]
 
 
 @njit(CHECK_SIG, cache=True, _nrt=False)

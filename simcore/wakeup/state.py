@@ -123,6 +123,7 @@ RECORD_FIELDS = (
     "swaps", "tokens_returned", "out_of_token_swaps", "ran_tegoth_tokens",
     "grimoire_reshuffles", "ingredient_reshuffles", "cards_bid",
     "solo_player_pos", "solo_duels_won",
+    "deadlock_refreshes",  # the face-up Grimoire replaced because nobody could act
 )
 R_SIZE = len(RECORD_FIELDS)
 R = {name: k for k, name in enumerate(RECORD_FIELDS)}
@@ -139,6 +140,7 @@ R_SWAPS, R_RETURNED, R_OUT_SWAPS = R["swaps"], R["tokens_returned"], R["out_of_t
 R_RT_TOKENS, R_G_SHUFFLES = R["ran_tegoth_tokens"], R["grimoire_reshuffles"]
 R_I_SHUFFLES, R_CARDS_BID = R["ingredient_reshuffles"], R["cards_bid"]
 R_SOLO_POS, R_SOLO_DUELS = R["solo_player_pos"], R["solo_duels_won"]
+R_REFRESHES = R["deadlock_refreshes"]
 
 # ---- trace events (code, a .. g) --------------------------------------------------------------
 EV_TURN = 1  # turn, seat, round
@@ -177,6 +179,7 @@ EV_HAND = 33  # seat, then the counts of kinds 0 .. 4 (the hand as its owner see
 EV_BOARD = 34  # each seat's squares (bits, a .. d), Cthulhu, solitaire figure, deck cards
 EV_TOPS = 35  # the face-up card of slots 0 .. 5 (-1 none)
 EV_OBJECTS = 36  # seat, owned Daemonum, Ran-Tegoth, Ulthar, R'lyeh, Stellaris held
+EV_REFRESH = 37  # cards discarded from the face-up Grimoire (nobody could act for a round)
 
 # ---- parameters: ip ---------------------------------------------------------------------------
 PARAMS = param_layout("wakeup params")
@@ -225,6 +228,7 @@ I_ULTHAR_EXTRA = PARAMS.field("ulthar_doubles_extra_action")
 I_TIE_INGREDIENTS = PARAMS.field("tie_counts_ingredients_only")
 I_SOLO_CURSE_MOVE = PARAMS.field("solo_curse_moves_cthulhu")
 I_PASS_FIRST = PARAMS.field("may_pass_first_action")
+I_DEADLOCK_REFRESH = PARAMS.field("deadlock_refresh")
 # solitaire
 I_SOLO_PATH_C = PARAMS.field("solo.path_c")  # squares of the player's path; the last: the Portal
 I_SOLO_PATH_D = PARAMS.field("solo.path_d")  # squares of Cthulhu's path
@@ -276,6 +280,8 @@ S_A_KIND = STATE.array("solo_a.kind", A_POSITIONS)  # the Ingredient kind held t
 S_A_NAT = STATE.array("solo_a.natural", A_POSITIONS)  # cards of that kind there
 S_A_WILD = STATE.array("solo_a.wild", A_POSITIONS)  # Arcane Symbols there
 S_DUEL_CARD = STATE.field("duel_curse")  # solitaire: the Curse being duelled, -1 none
+S_FORCED = STATE.field("forced_passes")  # turns in a row in which nobody could do anything
+S_REFRESHES = STATE.field("stat.deadlock_refreshes")
 S_CONJURED = STATE.array("stat.conjured", N_CARDS)
 S_ADVANCED = STATE.array("stat.advanced", N_SPELLS)
 S_CURSES = STATE.array("stat.curses", N_CURSES)

@@ -242,6 +242,9 @@ def _event_line(ip, solo, ing, cards, who, e, last_actor) -> str | None:
         return f"    {holder} keeps Stellaris Seminum."
     if code == S.EV_PASS:
         return f"  {who(a)} {'stops' if b else 'can do nothing and passes'}."
+    if code == S.EV_REFRESH:
+        return (f"  Nobody could do anything for a whole round: the {a} face-up cards are "
+                "discarded and their piles reveal new ones.")
     if code == S.EV_CLEAR:
         return f"  {who(a)} discards the four face-up Objects."
     if code == S.EV_END:
