@@ -23,6 +23,7 @@ from numba import njit
 
 from simcore.engine import DECISION, DEPTH, FRAME_WIDTH, FRAMES, P_SEATS, POLICY_SIG, SEAT, TURN
 from simcore.kernels import popcount
+from simcore.wakeup.rules import highest, lowest
 from simcore.wakeup.state import (
     A_ADVANCE,
     A_CLEAR,
@@ -162,22 +163,6 @@ def frame_local(s, k):
     return s[FRAMES + (s[DEPTH] - 1) * FRAME_WIDTH + 1 + k]
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def highest(x):
-    b = -1
-    while x != 0:
-        b += 1
-        x >>= 1
-    return b
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def lowest(x):
-    b = 0
-    while (x & 1) == 0:
-        x >>= 1
-        b += 1
-    return b
 
 
 @njit(cache=True, _nrt=False)
@@ -193,8 +178,6 @@ def gap_to_cthulhu(ip, s):
     """Empty squares between the line's front token and Cthulhu (the game ends at 0)."""
     x = all_tokens(ip, s)
     front = highest(x) if x != 0 else -1
-    if x == 0:
-        front = -1
     return s[S_CTHULHU] - front - 1
 
 
@@ -616,9 +599,9 @@ def heuristic_decide(ip, fp, s, view, mask, params, rng):
             if ip[I_SOLO] == 0 and gap_to_cthulhu(ip, s) <= params[SWAP_FRONT] and \
                     tokens_of(s, me) >= best_rival(ip, s, me):
                 dig += 3.0 * params[CANDLE]
-            # a table far past any usual length grows impatient (nothing else changes a
-            # table where every player waits): digging is worth more every turn
-            dig += IMPATIENCE * max(s[TURN] - PATIENT_TURNS, 0)
+        # a table far past any usual length grows impatient (nothing else changes a table
+        # where every player waits): any action is worth more every turn
+        dig += IMPATIENCE * max(s[TURN] - PATIENT_TURNS, 0)
         for a in range(A_STOP):
             if mask[a]:
                 v = action_worth(ip, s, view, params, me, a) + dig
