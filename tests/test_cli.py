@@ -226,8 +226,17 @@ def test_bench_json():
     out = json.loads(r.stdout)
     assert set(out) == {"sticky"}  # the JSON maps each game to its figures
     sticky = out["sticky"]
-    assert set(sticky) == {"playouts_per_s", "default_strategy", "strategies", "threads"}
+    assert set(sticky) == {"playouts_per_s", "default_strategy", "strategies", "threads",
+                           "draws_per_playout", "generator_draws_per_s",
+                           "floor_playouts_per_s", "floor_ratio"}
     assert sticky["threads"] >= 1
+    # the random-number floor (experiments.rng_floor): draws counted by a counting build
+    assert 50 < sticky["draws_per_playout"] < 5000
+    assert sticky["floor_playouts_per_s"] == pytest.approx(
+        sticky["generator_draws_per_s"] / sticky["draws_per_playout"])
+    assert sticky["floor_ratio"] == pytest.approx(
+        sticky["floor_playouts_per_s"] / sticky["playouts_per_s"])
+    assert sticky["floor_ratio"] > 1  # a playout does more than draw its numbers
     assert sticky["default_strategy"] == "honest"
     from strategies import registry
 
