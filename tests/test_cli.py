@@ -169,7 +169,7 @@ def test_trace_with_overrides_and_strategy():
         (["--set", "table.width_cm=wide"], "table.width_cm",
          "allowed: a float, between 10.0 and 500.0"),
         (["--set", "sixth_colour_face=blue"], "sixth_colour_face",
-         "allowed: a str, one of reroll, any"),
+         "allowed: a str, one of colour, reroll, any"),
         (["--set", "turn.shake_drop_p=1.5"], "turn.shake_drop_p",
          "allowed: a float, between 0.0 and 1.0"),
         (["--set", "seats=expert,nobody,average,average"], "seats",

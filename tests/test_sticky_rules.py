@@ -29,11 +29,12 @@ from simcore.sticky.rules import (
     RACE_LOST,
     RACE_MISHAP,
     RACE_SCORED,
+    bit,
     caught_ignoring,
     creature_index,
     draw_curse,
-    find_neighbours,
     first_throw_time,
+    investigator_d2,
     kind_of,
     n_tokens,
     place_token,
@@ -41,7 +42,7 @@ from simcore.sticky.rules import (
     roll_dice,
     setup_table,
     shake_off,
-    stuck_tokens,
+    stuck_mask,
 )
 from simcore.sticky.state import (
     A_DETACH,
@@ -81,6 +82,7 @@ from simcore.sticky.state import (
     NO_CURSE,
     O_CAP,
     O_WIN,
+    R_CONTACTS,
     R_GAME_MS,
     R_INV_HITS,
     R_SHAKES,
@@ -139,30 +141,30 @@ class RaceOut(NamedTuple):
     inv_hits: int
     shakes: int
     events: np.ndarray
+    contacts: int = 0
 
 
 def run_race(config, board, target, seat=0, t=0.0, cursed=NO_CURSE, best=INF, decide=honest,
              seed=0, index=0, any_kind=-1, max_throws=None, tokens=None):
     """One seat's race on ``board``, with its own stream (seed, index)."""
     p = config.params
-    nbr = np.zeros(MAX_TOKENS, dtype=np.int64)
-    n_nbr = find_neighbours(board.px, board.py, target, nbr, any_kind >= 0, p.fp, p.ip)
     view = np.zeros(V_SIZE)
     legal = np.zeros(LEGAL_SIZE, dtype=np.uint8)
     if tokens is None:
         tokens = np.zeros(MAX_SEATS, dtype=np.int64)
     curse_of = np.full(MAX_SEATS, NO_CURSE, dtype=np.int64)
-    counters = np.zeros(2, dtype=np.int64)
+    counters = np.zeros(3, dtype=np.int64)
     ev = np.zeros((4096, EV_WIDTH), dtype=np.int64)
     evn = np.zeros(1, dtype=np.int64)
     if max_throws is None:
         max_throws = int(p.ip[I_MAX_THROWS])
+    inv_d2 = float(investigator_d2(board.px, board.py, int(target), p.ip))
     t_end, res, caught = race(
         new_rng(seed, index), decide, config.strategy.values, view, legal, board.px, board.py,
-        nbr, n_nbr, int(target), int(any_kind), int(seat), float(t), int(cursed), tokens,
-        curse_of, p.skill, p.curse, p.phit, float(best), counters, ev, evn, p.fp, p.ip,
-        int(max_throws))
-    return RaceOut(t_end, res, caught, int(counters[0]), int(counters[1]), ev[:evn[0]].copy())
+        int(target), int(any_kind), int(seat), float(t), int(cursed), tokens, curse_of, p.skill,
+        p.curse, p.phit, float(best), inv_d2, counters, ev, evn, p.fp, p.ip, int(max_throws))
+    return RaceOut(t_end, res, caught, int(counters[0]), int(counters[1]), ev[:evn[0]].copy(),
+                   int(counters[2]))
 
 
 def replay(config, seed, index):
@@ -298,36 +300,64 @@ def test_STK_S_4_first_player_holds_the_dice(sticky, first):
 # ---- turn -------------------------------------------------------------------------------------
 @njit(cache=True)
 def roll_many(rng, ip, n):
-    out = np.empty((n, 3), dtype=np.int64)
+    out = np.empty((n, 4), dtype=np.int64)
     for i in range(n):
-        kind, colour, rerolls = roll_dice(rng, ip)
+        kind, colour, rerolls, face = roll_dice(rng, ip)
         out[i, 0] = kind
         out[i, 1] = colour
         out[i, 2] = rerolls
+        out[i, 3] = face
     return out
 
 
 def test_STK_T_1_dice_designate_exactly_one_creature(sticky):
     """STK-T-1: the Creature die names the kind, the Colour die the colour; exactly one token
-    matches.  The Colour die's sixth face is rolled again (default reading)."""
-    p = configure(sticky).params
+    matches.  The Colour die has six faces for five colours, blue on two (the default,
+    public reading): blue Creatures are designated twice as often as each other colour."""
+    config = configure(sticky)
+    p = config.params
+    assert config.rules["sixth_colour_face"] == "colour"
+    assert config.rules.entries["sixth_colour_face"].source == "public"
+    assert config.rules["components.sixth_face_colour"] == "blue"
+    blue = config.rules["components.colour_names"].index("blue")
     n = 120_000
     rolls = roll_many(new_rng(61, 0), p.ip, n)
-    kinds, colours, rerolls = rolls[:, 0], rolls[:, 1], rolls[:, 2]
+    kinds, colours, rerolls, faces = rolls.T
     assert stats.chisquare(np.bincount(kinds, minlength=6)).pvalue > ALPHA
-    assert kinds.max() == 5 and colours.min() == 0 and colours.max() == 4
-    assert stats.chisquare(np.bincount(colours, minlength=5)).pvalue > ALPHA
-    # rerolls of the sixth face: geometric, P(k) = (1/6)^k * 5/6
-    obs = np.bincount(rerolls, minlength=4)[:4].astype(float)
-    obs[3] += (rerolls >= 4).sum()
-    probs = np.array([5 / 6, 5 / 36, 5 / 216, 1 / 216])
-    assert stats.chisquare(obs, probs * n).pvalue > ALPHA
+    assert stats.chisquare(np.bincount(faces, minlength=6)).pvalue > ALPHA
+    assert kinds.max() == 5 and faces.max() == 5 and (rerolls == 0).all()
+    assert (colours[faces < 5] == faces[faces < 5]).all() and (colours[faces == 5] == blue).all()
+    expected = np.full(5, 1 / 6)
+    expected[blue] = 2 / 6
+    assert stats.chisquare(np.bincount(colours, minlength=5), expected * n).pvalue > ALPHA
     # each (kind, colour) is exactly one Creature token, and every Creature is reachable
     tokens = {creature_index(k, c, p.ip) for k in range(6) for c in range(5)}
     assert tokens == set(range(5, 35))
     assert all(kind_of(creature_index(k, c, p.ip), p.ip) == k
                for k in range(6) for c in range(5))
     assert kind_of(0, p.ip) == -1 and kind_of(4, p.ip) == -1  # Investigators
+    # the doubled colour is the rules data's: another name, another colour
+    red = configure(sticky, {"components.sixth_face_colour": "red"}).params
+    rolls = roll_many(new_rng(61, 0), red.ip, 6000)
+    assert (rolls[rolls[:, 3] == 5, 1] == 2).all()
+    with pytest.raises(RulesError, match="sixth_face_colour.*'teal' names none of the 5 colours"):
+        configure(sticky, {"components.sixth_face_colour": "teal"})
+
+
+def test_STK_T_1_sixth_face_rolled_again_reading(sticky):
+    """STK-T-1, the 'reroll' reading of the Colour die's sixth face (the one before the
+    published review): rolled again, so each colour is equally likely."""
+    p = configure(sticky, {"sixth_colour_face": "reroll"}).params
+    n = 120_000
+    rolls = roll_many(new_rng(61, 0), p.ip, n)
+    colours, rerolls = rolls[:, 1], rolls[:, 2]
+    assert colours.min() == 0 and colours.max() == 4 and (rolls[:, 3] < 5).all()
+    assert stats.chisquare(np.bincount(colours, minlength=5)).pvalue > ALPHA
+    # rerolls of the sixth face: geometric, P(k) = (1/6)^k * 5/6
+    obs = np.bincount(rerolls, minlength=4)[:4].astype(float)
+    obs[3] += (rerolls >= 4).sum()
+    probs = np.array([5 / 6, 5 / 36, 5 / 216, 1 / 216])
+    assert stats.chisquare(obs, probs * n).pvalue > ALPHA
 
 
 def test_STK_T_1_sixth_face_any_colour_reading(sticky):
@@ -337,17 +367,18 @@ def test_STK_T_1_sixth_face_any_colour_reading(sticky):
     rolls = roll_many(new_rng(61, 1), p.ip, n)
     assert (rolls[:, 2] == 0).all()
     assert set(np.unique(rolls[:, 1])) == {-1, 0, 1, 2, 3, 4}
+    assert ((rolls[:, 1] == -1) == (rolls[:, 3] == 5)).all()
     assert stats.binomtest(int((rolls[:, 1] == -1).sum()), n, 1 / 6).pvalue > ALPHA
 
 
-
 def roll_trace(config, rolls):
-    """The trace lines of hand-made Roll events (turn, roller, kind, colour, rerolls)."""
+    """The trace lines of hand-made Roll events (turn, roller, kind, colour, rerolls[,
+    Colour die face])."""
     from simcore.sticky.trace import format_events
 
     ev = np.zeros((len(rolls) + 1, EV_WIDTH), dtype=np.int64)
     for i, roll in enumerate(rolls):
-        ev[i, :6] = (EV_ROLL, *roll)
+        ev[i, :1 + len(roll)] = (EV_ROLL, *roll)
     ev[-1, :3] = (EV_WIN, 0, len(rolls))
     rec = np.zeros(R_SIZE, dtype=np.int64)
     rec[R_TURNS] = len(rolls)
@@ -362,8 +393,8 @@ def test_STK_T_1_trace_names_colours_and_the_sixth_face(sticky):
     config = configure(sticky)
     assert config.rules["components.colour_names"] == ["green", "blue", "red", "yellow",
                                                        "purple"]
-    lines = roll_trace(config, [(1, 0, 1, 2, 0), (2, 1, 5, 0, 1), (3, 2, 0, 4, 3),
-                                (4, 3, 2, -1, 0)])
+    lines = roll_trace(config, [(1, 0, 1, 2, 0, 2), (2, 1, 5, 0, 1, 0), (3, 2, 0, 4, 3, 4),
+                                (4, 3, 2, -1, 0, 5), (5, 0, 1, 1, 0, 5)])
     assert lines[0] == "Turn 1: seat 0 rolls the red Mi-Go."
     assert lines[1] == ("Turn 2: seat 1 rolls the green Cat of Ulthar (the Colour die showed "
                         "the sixth face once and was rolled again).")
@@ -371,8 +402,10 @@ def test_STK_T_1_trace_names_colours_and_the_sixth_face(sticky):
                         "the sixth face 3 times and was rolled again).")
     assert lines[3] == ("Turn 4: seat 3 rolls Spawn of Shub-Niggurath and the Colour die shows "
                         "the sixth face: any Spawn of Shub-Niggurath counts.")
+    assert lines[4] == ("Turn 5: seat 0 rolls the blue Mi-Go (the Colour die's sixth face, "
+                        "also blue).")
     # other names, and a colour beyond the list shown by number
-    config = configure(sticky, {"components.creature_colours": 6,
+    config = configure(sticky, {"components.creature_colours": 6, "sixth_colour_face": "reroll",
                                 "components.colour_die_faces": 8,
                                 "components.colour_names": ["ink", "bone"],
                                 "components.creature_names": ["Shoggoth", "Byakhee"]})
@@ -457,7 +490,7 @@ def test_STK_T_2_exact_ties_go_to_a_tied_seat_at_random(sticky, players):
     random (logged as EV_TIE), not to the roller or the first seat raced."""
     config = configure(sticky, {
         "players": players, "profiles.average.reaction_mean_s": 0.45,
-        "profiles.average.aim_sd_cm": 0.0, "components.investigators": 0})
+        "profiles.average.aim_sd_cm": 0.0, "components.investigators": 0, "tangles": False})
     recs = sticky.run_batch(config, 3, 0, 600)
     turns = int(recs["turns"].sum())
     roller = wilson(int(recs["roller_wins"].sum()), turns, z=3.29)
@@ -484,12 +517,20 @@ def test_STK_T_3_shake_off_investigators(sticky):
     curse_of = np.full(MAX_SEATS, NO_CURSE, dtype=np.int64)
     ev = np.zeros((1000, EV_WIDTH), dtype=np.int64)
 
+    target = 20  # a Creature; Investigators are tokens 0-4, other Creatures from 5
+
     def shake(config, decide, n_inv, n_oth, extra=False, t=2.0, tf=1.0, seed=0, best=INF):
         evn = np.zeros(1, dtype=np.int64)
-        out = shake_off(new_rng(seed, 0), decide, config.strategy.values, view, legal, 0,
-                        tokens, curse_of, n_inv, n_oth, extra, t, tf, best, ev, evn,
-                        config.params.fp, config.params.ip)
-        return out, ev[:evn[0]].copy()
+        aboard = np.uint64(0)
+        for j in list(range(n_inv)) + list(range(5, 5 + n_oth)):
+            aboard |= bit(j)
+        t, held, left, shakes = shake_off(
+            new_rng(seed, 0), decide, config.strategy.values, view, legal, 0, tokens, curse_of,
+            aboard | bit(target), target, extra, t, tf, best, ev, evn, config.params.fp,
+            config.params.ip)
+        assert bool(left & bit(target)) == held  # the target is aboard when held
+        n_left = int(bin(int(left) & 0b11111).count("1"))
+        return (t, held, n_left, shakes), ev[:evn[0]].copy()
 
     # every shake drops everything: one shake, the target is gone
     sure = configure(sticky, {"turn.shake_drop_p": 1.0})
@@ -527,13 +568,23 @@ def test_STK_T_3_shake_off_investigators(sticky):
 
 
 def test_STK_T_3_games_shake_or_detach_by_strategy(sticky):
-    """STK-T-3 in whole games: honest players shake, 'detach at once' players never do; a
-    table where nothing ever falls off a shaken tentacle still ends."""
+    """STK-T-3 in whole games: honest players shake the target's Investigators off, 'detach
+    at once' players never do (both shake off an Investigator caught on a miss, which needs
+    no choice); a table where nothing ever falls off a shaken tentacle still ends."""
     honest_recs = sticky.run_batch(configure(sticky), 1, 0, 400)
     assert honest_recs["shakes"].sum() > 0
     spoil = configure(sticky, {"strategy.block_at": 100}, "spoiler")
     recs = sticky.run_batch(spoil, 1, 0, 400)
-    assert recs["shakes"].sum() == 0 and recs["investigator_hits"].sum() > 0
+    assert recs["investigator_hits"].sum() > 0
+
+    def shakes_with_target(config):
+        n = 0
+        for index in range(60):
+            _, ev = replay(config, 1, index)
+            n += sum(1 for e in ev if e[0] == EV_SHAKE and e[3] != -1)
+        return n
+
+    assert shakes_with_target(spoil) == 0 < shakes_with_target(configure(sticky))
     stuck = sticky.run_batch(configure(sticky, {"turn.shake_drop_p": 0.0}), 1, 0, 100)
     assert (stuck["outcome"] == O_WIN).all()
 
@@ -619,23 +670,30 @@ def test_STK_T_3_investigator_hits_and_shakes_counted_only_before_the_turn_ends(
     shakes are counted only up to the turn's end, what happened at the table."""
     config = configure(sticky, {"components.investigators": 10})
     shake_ms = round(1000 * config.params.fp[F_SHAKE_S])
-    hits_seen = shakes_seen = 0
+    hits_seen = shakes_seen = contacts_seen = 0
     for index in range(40):
         rec, ev = replay(config, 5, index)
-        hits = shakes = 0
+        hits = shakes = contacts = 0
         for _, events in split_turns(ev):
             end = min((e[2] for e in events if e[0] == EV_DETACH), default=None)
             if end is None:
                 continue
+            # a throw that caught the target with an Investigator on the tentacle (picked up
+            # then, e[5], or carried from an earlier throw, e[7])
             hits += sum(1 for e in events
-                        if e[0] == EV_THROW and e[3] == 1 and e[5] > 0 and e[2] <= end)
-            # a shake is logged when it ends; it counts if it began before the turn ended
-            shakes += sum(1 for e in events if e[0] == EV_SHAKE and e[2] - shake_ms < end)
+                        if e[0] == EV_THROW and e[3] == 1 and e[7] > 0 and e[2] <= end)
+            contacts += sum(1 for e in events if e[0] == EV_THROW and e[5] > 0 and e[2] <= end)
+            # a shake is logged when it ends; it counts if it began before the turn ended (the
+            # shake a rethrow includes, e[6] = 1, is part of the rethrow and not counted)
+            shakes += sum(1 for e in events
+                          if e[0] == EV_SHAKE and e[6] == 0 and e[2] - shake_ms < end)
         assert rec[R_INV_HITS] == hits
         assert rec[R_SHAKES] == shakes
+        assert rec[R_CONTACTS] == contacts
         hits_seen += hits
         shakes_seen += shakes
-    assert hits_seen > 20 and shakes_seen > 20
+        contacts_seen += contacts
+    assert hits_seen > 20 and shakes_seen > 20 and contacts_seen > hits_seen
 
 
 def test_STK_T_5_mishap_turns_award_no_token(sticky):
@@ -658,8 +716,9 @@ def test_STK_T_5_mishap_turns_award_no_token(sticky):
 
 
 def test_STK_T_6_investigator_without_the_target_costs_nothing(sticky):
-    """STK-T-6: a throw that catches only an Investigator is just a miss: the seat throws
-    again, loses nothing, and it is not counted as an Investigator hit."""
+    """STK-T-6: a throw that catches only an Investigator is a miss that costs no token: it is
+    not an Investigator hit (though a contact), no detach follows, and the seat pulls back
+    (with the shake a rethrow includes) and throws again."""
     config = configure(sticky, {"sixth_colour_face": "any", "profiles.average.aim_sd_cm": 2.0,
                                 "profiles.average.notice_p": 1.0})
     p = config.params
@@ -675,13 +734,15 @@ def test_STK_T_6_investigator_without_the_target_costs_nothing(sticky):
         out = run_race(config, b, target, seed=seed, any_kind=kind, tokens=tokens)
         assert tokens[0] == 2
         throws = [e for e in out.events if e[0] == EV_THROW]
-        hits_with_inv = sum(1 for e in throws if e[3] == 1 and e[5] > 0)
-        assert out.inv_hits == hits_with_inv
+        assert out.inv_hits == sum(1 for e in throws if e[3] == 1 and e[7] > 0)
+        assert out.contacts == sum(1 for e in throws if e[5] > 0)
         for k, e in enumerate(out.events):
             if e[0] == EV_THROW and e[3] == 0 and e[5] > 0:
                 inv_only += 1
-                assert out.events[k + 1][0] == EV_THROW  # no shake, no detach: throw again
+                after = out.events[k + 1]
+                assert after[0] == EV_SHAKE and after[3] == -1 and after[6] == 1
         assert out.result in (RACE_SCORED, RACE_LOST)
+        assert not any(e[0] == EV_DETACH and e[3] == 0 for e in out.events)
     assert inv_only > 10
 
 
@@ -693,17 +754,15 @@ def test_STK_T_6_tokens_at_the_edge_of_the_reach_are_flagged_for_the_library_sin
     p = configure(sticky).params
     reach = float(p.fp[F_REACH] + p.fp[F_TOKEN_R])
     b = Board(p)
-    nbr = np.array([0, 7], dtype=np.int64)
     b.put(7, 10.0, 14.0)  # a Creature well beyond the reach
     b.put(0, 10.0 + reach, 10.0)  # an Investigator exactly at the reach: sticks, flagged
-    assert stuck_tokens(b.px, b.py, nbr, 2, 10.0, 10.0, reach * reach, 9, -1, p.ip) == (
-        1, 0, 9, True)
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach) == (1, True)
     b.put(0, 10.0 + reach + 1e-6, 10.0)  # just beyond it: does not stick, not flagged
-    assert stuck_tokens(b.px, b.py, nbr, 2, 10.0, 10.0, reach * reach, 9, -1, p.ip) == (
-        0, 0, 9, False)
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach) == (0, False)
     b.put(0, 10.0 + reach - 1e-6, 10.0)  # just within it
-    assert stuck_tokens(b.px, b.py, nbr, 2, 10.0, 10.0, reach * reach, 9, -1, p.ip) == (
-        1, 0, 9, False)
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach) == (1, False)
+    b.put(7, 10.0, 10.0 + reach - 1e-3)  # the Creature within reach too: bit 7
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach) == (1 | 1 << 7, False)
 
 
 def test_STK_T_7_turn_goes_on_until_someone_puts_the_creature_back(sticky):
@@ -1140,14 +1199,19 @@ def test_STK_C_4_to_15_curse_card_effect(sticky, clause, card, text):
         n_under = sum(1 for e in under.events if e[0] == EV_THROW)
         assert free.result == RACE_SCORED
         if extra:  # the target alone does not score: after hitting it the seat throws at
-            # the nearest other Creature, and scores once that one comes along too
+            # the nearest other Creature, and scores once that one comes along too (every
+            # landing point is computed then, so the streams of the two races part)
             assert under.result == RACE_SCORED and under.caught == target
-            assert n_under >= n_free + 1 and under.t > free.t
-            aimed = [e[6] for e in under.events if e[0] == EV_THROW]
-            first_hit = next(k for k, e in enumerate(
-                [e for e in under.events if e[0] == EV_THROW]) if e[3] == 1)
+            throws = [e for e in under.events if e[0] == EV_THROW]
+            aimed = [e[6] for e in throws]
+            first_hit = next(k for k, e in enumerate(throws) if e[3] == 1)
             assert set(aimed[:first_hit + 1]) == {target}
-            assert set(aimed[first_hit + 1:]) == {mate}
+            if any(e[4] > 0 for e in throws[:first_hit + 1]):
+                # a throw at the target (a miss landing by the other Creature, or the hit)
+                # brought company along: it scores at once
+                assert first_hit == len(throws) - 1
+            else:
+                assert set(aimed[first_hit + 1:]) == {mate} and n_under >= 2
             continue
         assert under.result == RACE_SCORED
         assert n_under >= n_free  # a wider aim never hits sooner on the same stream
@@ -1207,19 +1271,25 @@ def test_STK_C_9_extra_creature_needs_company_on_the_tentacle(sticky):
     assert out.result == RACE_MISHAP and out.inv_hits == 1
 
 
-def test_STK_C_9_the_creature_on_the_tentacle_is_not_picked_up_again():
-    """STK-C-9: the designated Creature, already on the tentacle, is left out of the tokens a
-    throw at the second Creature can pick up (find_neighbours' ``skip``)."""
-    from simcore.registry import get_game
-
-    p = get_game("sticky").configure().params
+def test_STK_C_9_the_creature_on_the_tentacle_is_not_picked_up_again(sticky):
+    """STK-C-9: the designated Creature, already on the tentacle, is not among the tokens a
+    throw at the second Creature picks up, however close that throw lands to it."""
+    config = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 2.5})
+    p = config.params
+    c = list(p.curse_names).index("extra_creature")
     b = Board(p)
     target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
-    mate = b.put(creature_index(2, 1, p.ip), 15.0, 10.0)
-    nbr = np.zeros(MAX_TOKENS, dtype=np.int64)
-    assert find_neighbours(b.px, b.py, mate, nbr, False, p.fp, p.ip) == 1 and nbr[0] == target
-    aboard = np.uint64(1) << np.uint64(target)
-    assert find_neighbours(b.px, b.py, mate, nbr, False, p.fp, p.ip, aboard) == 0
+    mate = b.put(creature_index(2, 1, p.ip), 14.0, 10.0)  # 4 cm away: within a throw's reach
+    with_mate = at_mate = 0
+    for seed in range(200):
+        out = run_race(config, b, target, t=1.0, cursed=c, seed=seed)
+        for e in out.events:
+            if e[0] == EV_THROW and e[6] == target and e[3] == 1:
+                with_mate += e[4]  # the mate came along with the target: company at once
+            if e[0] == EV_THROW and e[6] == mate:
+                at_mate += 1
+                assert e[4] == 0  # the only other Creature is the target, already aboard
+    assert with_mate > 10 and at_mate > 50
 
 
 def test_STK_C_9_an_investigator_already_aboard_is_not_counted_twice(sticky):

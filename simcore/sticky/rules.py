@@ -3,7 +3,9 @@
 The real-time race (STK-T-2) is modelled per player: each seat's sequence of throws is
 independent of the others' (a Creature stuck on one tentacle can still be caught by another,
 STK-T-4), so the turn goes to the seat whose sequence ends first.  A seat's sequence is cut
-short as soon as it can no longer beat the best finish found so far.
+short as soon as it can no longer beat the best finish found so far.  What a seat carries on
+its tentacle is a bit mask over the tokens (at most 64): an Investigator picked up, on a hit or
+a miss, stays there until it is shaken off or comes home with the target (STK-T-3, STK-T-5).
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+from llvmlite import ir
+from numba import njit, types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from simcore.kernels import (
     log_event,
@@ -39,6 +43,7 @@ from simcore.sticky.state import (
     EV_CURSE_DRAW,
     EV_DETACH,
     EV_GIVE_UP,
+    EV_NOTICE,
     EV_SHAKE,
     EV_THROW,
     F_CATCH_SCALE,
@@ -46,6 +51,7 @@ from simcore.sticky.state import (
     F_REACH,
     F_RETHROW_LO,
     F_RETHROW_SPAN,
+    F_RETURN_SD,
     F_ROLLER_ADV,
     F_SHAKE_DROP,
     F_SHAKE_S,
@@ -59,10 +65,13 @@ from simcore.sticky.state import (
     I_MAX_THROWS,
     I_PLACE_TRIES,
     I_PLAYERS,
-    I_SIXTH_ANY,
+    I_RETURN_CENTRE,
+    I_SIXTH_COLOUR,
+    I_SIXTH_MODE,
     I_TO_WIN,
-    MAX_TOKENS,
     NO_CURSE,
+    SIXTH_ANY,
+    SIXTH_COLOUR,
     SK_AIM,
     SK_DETACH,
     SK_NOTICE,
@@ -167,11 +176,40 @@ def free_spot(st, px, py, n_check, ex, ey, x_lo, x_hi, fp, ip):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def centre_spot(st, px, py, n_check, fp, ip):
+    """STK-T-9 "put back in the center of the table": a spot scattered around the centre of
+    the table (a normal error of ``table.return_sd_cm`` along each axis, kept on the table)
+    overlapping none of tokens 0..n_check-1; after ``placement_tries`` failures the last spot
+    tried is used.  Returns (x, y, rng state)."""
+    r = fp[F_TOKEN_R]
+    min_d2 = 4.0 * r * r
+    width = fp[F_WIDTH]
+    depth = fp[F_DEPTH]
+    sd = fp[F_RETURN_SD]
+    x = 0.0
+    y = 0.0
+    for _ in range(ip[I_PLACE_TRIES]):
+        u, st = rng_uniform_v(st)
+        v, st = rng_uniform_v(st)
+        rad = sd * math.sqrt(-2.0 * log_libm(1.0 - u))  # Box-Muller: two normals
+        sn, cs = sincos_turn(2.0 * math.pi * v)
+        x = min(max(0.5 * width + rad * cs, r), max(width - r, r))
+        y = min(max(0.5 * depth + rad * sn, r), max(depth - r, r))
+        if not overlaps_any(px, py, n_check, x, y, min_d2):
+            break
+    return x, y, st
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def place_token_v(st, px, py, idx, fp, ip):
-    """STK-T-9: put token ``idx`` back on the table at a fresh spot touching no other."""
+    """STK-T-9: put token ``idx`` back on the table touching no other token: at the centre
+    (``return_spot = "centre"``, the text) or anywhere (``"random"``)."""
     px[idx] = OFF  # lifted off the table while a spot is sought
     py[idx] = OFF
-    x, y, st = free_spot(st, px, py, n_tokens(ip), OFF, OFF, 0.0, fp[F_WIDTH], fp, ip)
+    if ip[I_RETURN_CENTRE] == 1:
+        x, y, st = centre_spot(st, px, py, n_tokens(ip), fp, ip)
+    else:
+        x, y, st = free_spot(st, px, py, n_tokens(ip), OFF, OFF, 0.0, fp[F_WIDTH], fp, ip)
     px[idx] = x
     py[idx] = y
     return st
@@ -233,82 +271,107 @@ def kind_of(token, ip):
 # ---- dice (STK-T-1) ---------------------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
 def roll_dice_v(st, ip):
-    """Roll both dice: (kind, colour, rerolls, rng state); colour is -1 when any colour
-    counts."""
+    """Roll both dice: (kind, colour, rerolls, Colour die face, rng state).  A Colour die face
+    beyond the colours shows ``I_SIXTH_COLOUR`` (SIXTH_COLOUR), is rolled again
+    (SIXTH_REROLL), or lets any colour count (SIXTH_ANY: colour -1)."""
     kind, st = rng_int_v(st, ip[I_KIND_FACES])
     rerolls = 0
     while True:
         face, st = rng_int_v(st, ip[I_COLOUR_FACES])
         if face < ip[I_COLOURS]:
-            return kind, face, rerolls, st
-        if ip[I_SIXTH_ANY] == 1:
-            return kind, -1, rerolls, st
+            return kind, face, rerolls, face, st
+        mode = ip[I_SIXTH_MODE]
+        if mode == SIXTH_COLOUR:
+            return kind, ip[I_SIXTH_COLOUR], rerolls, face, st
+        if mode == SIXTH_ANY:
+            return kind, -1, rerolls, face, st
         rerolls += 1
 
 
 @njit(cache=True, _nrt=False)
 def roll_dice(rng, ip):
-    """``roll_dice_v`` on a generator array: (kind, colour, rerolls)."""
-    kind, colour, rerolls, st = roll_dice_v(rng_load(rng), ip)
+    """``roll_dice_v`` on a generator array: (kind, colour, rerolls, face)."""
+    kind, colour, rerolls, face, st = roll_dice_v(rng_load(rng), ip)
     rng_save(rng, st)
-    return kind, colour, rerolls
+    return kind, colour, rerolls, face
 
 
-# ---- neighbourhood of a target ----------------------------------------------------------
+# ---- bit masks over the tokens (at most 64) ---------------------------------------------
+@intrinsic
+def popcount(typingctx, x):
+    """The number of bits set in a uint64 (llvm.ctpop), as an int64."""
+    sig = types.int64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        fn = builder.module.declare_intrinsic("llvm.ctpop", [i64], ir.FunctionType(i64, [i64]))
+        return builder.call(fn, args)
+
+    return sig, codegen
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def near_mask(px, py, n, x, y, lim):
-    """Bit j set for each token j < n (n <= 64) whose centre is within sqrt(lim) of (x, y).
+def bit(j):
+    return np.uint64(1) << np.uint64(j)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def low_bits(n):
+    """Bits 0..n-1 set (0 <= n <= 64)."""
+    if n >= 64:
+        return ~np.uint64(0)
+    return (np.uint64(1) << np.uint64(n)) - np.uint64(1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def kind_bits(kind, ip):
+    """The bits of every Creature of ``kind``."""
+    return low_bits(ip[I_COLOURS]) << np.uint64(ip[I_INVESTIGATORS] + kind * ip[I_COLOURS])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def near_mask(px, py, lo, hi, x, y, lim):
+    """Bit j set for each token lo <= j < hi whose centre is within sqrt(lim) of (x, y).
     A branch-free OR of bits, so the loop vectorises."""
     m = np.uint64(0)
-    for j in range(n):
+    for j in range(lo, hi):
         dx = px[j] - x
         dy = py[j] - y
         m |= np.uint64(dx * dx + dy * dy <= lim) << np.uint64(j)
     return m
 
 
+# ---- neighbourhood of a target ----------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
-def find_neighbours(px, py, target, nbr, everywhere, fp, ip, skip=0):
-    """Tokens that can stick together with ``target``: centres within twice the catch radius
-    (a throw that hits the target lands within one radius of it), or every other token when
-    ``everywhere`` (a miss can still catch another Creature of the kind on the special face).
-    The tokens in the bit mask ``skip`` (already on the tentacle) are left out too.
-    They are listed in ``nbr`` in increasing order; returns how many.
-    """
-    reach = fp[F_REACH] + fp[F_TOKEN_R]
-    lim = 0.25 * OFF * OFF if everywhere else 4.0 * reach * reach  # never reaches OFF
-    tx = px[target]
-    ty = py[target]
-    m = near_mask(px, py, n_tokens(ip), tx, ty, lim)
-    m &= ~(np.uint64(1) << np.uint64(target))  # leave the target itself out
-    m &= ~np.uint64(skip)
-    k = 0
-    while m != 0:
-        nbr[k] = trailing_zeros(m)
-        k += 1
-        m &= m - np.uint64(1)
-    return k
+def investigator_d2(px, py, target, ip):
+    """Squared distance between the centres of ``target`` and the nearest Investigator (INF
+    with none): a throw at ``target`` can pick up an Investigator only if it lands at least
+    sqrt(this) - reach from the target."""
+    n_inv = ip[I_INVESTIGATORS]
+    if n_inv == 0:
+        return INF
+    return nearest_d2(px, py, n_inv, px[target], py[target])
 
 
 @njit(cache=True, _nrt=False)
 def investigator_clearance(px, py, target, fp, ip):
     """Distance (cm) between the edges of ``target`` and the nearest Investigator."""
-    n_inv = ip[I_INVESTIGATORS]
-    if n_inv == 0:
+    if ip[I_INVESTIGATORS] == 0:
         return INF
-    return math.sqrt(nearest_d2(px, py, n_inv, px[target], py[target])) - 2.0 * fp[F_TOKEN_R]
+    return math.sqrt(investigator_d2(px, py, target, ip)) - 2.0 * fp[F_TOKEN_R]
 
 
 @njit(cache=True, _nrt=False)
-def nearest_creature(px, py, token, ip):
-    """The Creature on the table nearest to ``token`` (-1: none), for the extra_creature
-    Curse (STK-C-9): the one a player holding ``token`` on the tentacle throws at next."""
+def nearest_creature(px, py, token, skip, ip):
+    """The Creature on the table nearest to ``token`` and not in the bit mask ``skip`` (-1:
+    none), for the extra_creature Curse (STK-C-9): the one a player holding ``token`` on the
+    tentacle throws at next."""
     best = -1
     best_d2 = INF
     x = px[token]
     y = py[token]
     for j in range(ip[I_INVESTIGATORS], n_tokens(ip)):
-        if j == token or px[j] >= 0.5 * OFF:
+        if j == token or px[j] >= 0.5 * OFF or (skip >> np.uint64(j)) & np.uint64(1):
             continue
         dx = px[j] - x
         dy = py[j] - y
@@ -369,44 +432,71 @@ def curse_choice(decide, sp, rng, view, legal, seat, tokens, curse_of, curse, fp
 
 # ---- one seat's race (STK-T-2..7) -------------------------------------------------------
 @njit(cache=True, _nrt=False)
-def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, n_inv, n_oth, extra, t, tf,
-              best, ev, evn, fp, ip):
-    """STK-T-3: the target is stuck with Investigators; shake (each shake drops each stuck
-    token, the target too, with chance shake_drop_p) until they are gone, or detach anyway.
-    Returns (time, target still held and scorable, investigators left, shakes begun before
-    ``best``, when the turn may already have ended).
-    A player gives up shaking after max_throws shakes and lets the target go (STK-T-7 made
-    finite: with shake_drop_p = 0 nothing ever falls)."""
+def drop_tokens(rng, aboard, drop):
+    """One shake: each token of the bit mask ``aboard`` falls with chance ``drop`` (one draw
+    each, in increasing order).  Returns the tokens left."""
+    left = aboard
+    m = aboard
+    while m != 0:
+        j = trailing_zeros(m)
+        m &= m - np.uint64(1)
+        if rng_uniform(rng) < drop:
+            left &= ~bit(j)
+    return left
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def drop_tokens_v(st, aboard, drop):
+    """``drop_tokens`` on a state value: (tokens left, rng state)."""
+    left = aboard
+    m = aboard
+    while m != 0:
+        j = trailing_zeros(m)
+        m &= m - np.uint64(1)
+        u, st = rng_uniform_v(st)
+        if u < drop:
+            left &= ~bit(j)
+    return left, st
+
+
+@njit(cache=True, _nrt=False)
+def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, aboard, caught, extra, t,
+              tf, best, ev, evn, fp, ip):
+    """STK-T-3: the target ``caught`` is on the tentacle with the tokens of the bit mask
+    ``aboard``, Investigators among them; shake (each shake drops each stuck token, the target
+    too, with chance shake_drop_p) until the Investigators are gone, or detach anyway.
+    Returns (time, target still held, tokens still aboard, shakes begun before ``best``, when
+    the turn may already have ended).  Under the extra_creature Curse (``extra``) it stops
+    when the last other Creature falls, the target still held, for the caller to throw for
+    company again.  A player gives up shaking after max_throws shakes and lets the target go
+    (STK-T-7 made finite: with shake_drop_p = 0 nothing ever falls)."""
     drop = fp[F_SHAKE_DROP]
+    inv_bits = low_bits(ip[I_INVESTIGATORS])
+    mine = bit(caught)
+    others = aboard & ~mine
     shakes = 0
     counted = 0
-    while n_inv > 0 and shakes < ip[I_MAX_THROWS]:
+    while (others & inv_bits) != 0 and shakes < ip[I_MAX_THROWS]:
         fill_view(view, D_INVESTIGATOR, seat, tokens, curse_of, ip)
-        view[V_STUCK_INVESTIGATORS] = n_inv
-        view[V_STUCK_CREATURES] = n_oth
+        view[V_STUCK_INVESTIGATORS] = popcount(others & inv_bits)
+        view[V_STUCK_CREATURES] = popcount(others & ~inv_bits)
         view[V_SHAKE_DROP] = drop
         if ask(decide, view, legal, 2, sp, rng) == A_DETACH:
-            return t, True, n_inv, counted
+            return t, True, others | mine, counted
         shakes += 1
         counted += t < best
         t += fp[F_SHAKE_S] * tf
         kept = rng_uniform(rng) >= drop
-        left = 0
-        for _k in range(n_inv):
-            if rng_uniform(rng) >= drop:
-                left += 1
-        n_inv = left
-        oth = 0
-        for _k in range(n_oth):
-            if rng_uniform(rng) >= drop:
-                oth += 1
-        n_oth = oth
-        log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), 1 if kept else 0, n_inv, n_oth, 0, 0)
-        if not kept or (extra and n_oth == 0):
-            return t, False, n_inv, counted
-    if n_inv > 0:
-        return t, False, n_inv, counted
-    return t, True, 0, counted
+        others = drop_tokens(rng, others, drop)
+        log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), 1 if kept else 0,
+            popcount(others & inv_bits), popcount(others & ~inv_bits), 0, 0)
+        if not kept:
+            return t, False, others, counted
+        if extra and (others & ~inv_bits) == 0:
+            return t, True, others | mine, counted
+    if (others & inv_bits) != 0:
+        return t, False, others, counted
+    return t, True, others | mine, counted
 
 
 # ---- throws ----------------------------------------------------------------------------
@@ -420,98 +510,57 @@ REACH_GUARD = 1e-10
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def stuck_tokens(px, py, nbr, n_nbr, lx, ly, reach2, caught, any_kind, ip):
-    """Which of the tokens nbr[:n_nbr] a throw landing at (lx, ly) picks up (their edge within
-    the reach): (investigators, other creatures, token caught, close) where the token caught
-    is ``caught`` or, on the special face (``any_kind`` >= 0) and when ``caught`` < 0, the
-    first Creature of that kind picked up; ``close`` says whether a token is within
-    REACH_GUARD of the reach."""
-    n_inv_tokens = ip[I_INVESTIGATORS]
-    n_inv = 0
-    n_oth = 0
+def stuck_mask(px, py, n, lx, ly, reach2):
+    """Which of tokens 0..n-1 a throw landing at (lx, ly) picks up (their edge within the
+    reach: centre within sqrt(reach2)), as a bit mask, and whether any lies within
+    REACH_GUARD of the reach.  Branch-free, so the loop vectorises."""
+    m = np.uint64(0)
     close = False
-    if any_kind >= 0:
-        for q in range(n_nbr):
-            j = nbr[q]
-            dx = px[j] - lx
-            dy = py[j] - ly
-            d2 = dx * dx + dy * dy
-            close |= abs(d2 - reach2) < REACH_GUARD * (1.0 + d2 + reach2)
-            if d2 <= reach2:
-                if j < n_inv_tokens:
-                    n_inv += 1
-                elif caught < 0 and kind_of(j, ip) == any_kind:
-                    caught = j  # special face: another Creature of the kind counts
-                else:
-                    n_oth += 1
-    else:
-        # counted without branches: no branch waits for the landing point, so its long
-        # computation (log, sqrt, sin, cos) stays off the critical path
-        for q in range(n_nbr):
-            j = nbr[q]
-            dx = px[j] - lx
-            dy = py[j] - ly
-            d2 = dx * dx + dy * dy
-            close |= abs(d2 - reach2) < REACH_GUARD * (1.0 + d2 + reach2)
-            inside = d2 <= reach2
-            inv = j < n_inv_tokens
-            n_inv += inside & inv
-            n_oth += inside & (not inv)
-    return n_inv, n_oth, caught, close
+    for j in range(n):
+        dx = px[j] - lx
+        dy = py[j] - ly
+        d2 = dx * dx + dy * dy
+        close |= abs(d2 - reach2) < REACH_GUARD * (1.0 + d2 + reach2)
+        m |= np.uint64(d2 <= reach2) << np.uint64(j)
+    return m, close
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def throw_until_hit(st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var,
-                    reach2, rethrow, rethrow_lo, rethrow_span, max_throws, ev, evn, ip):
-    """Throw at ``target`` from time ``t`` until a throw catches it (or another Creature of
-    ``any_kind``), the seat can no longer beat ``best``, or ``max_throws`` run out.
+def landing_stuck(st, px, py, n, tx, ty, u, two_var, reach2):
+    """Where a throw at (tx, ty) whose hit-or-miss draw was ``u`` lands, and which of tokens
+    0..n-1 it picks up.  The landing radius follows from ``u`` by inversion of its law (the
+    aim error is an isotropic normal of variance two_var / 2 per axis: below the reach on a
+    hit, beyond it on a miss); one more draw gives the angle.  Returns (bit mask, landing x,
+    landing y, rng state)."""
+    r = math.sqrt(-two_var * log_libm(1.0 - u))
+    v, st = rng_uniform_v(st)
+    theta = 2.0 * math.pi * v
+    sn, cs = sincos_turn(theta)
+    lx = tx + r * cs
+    ly = ty + r * sn
+    m, close = stuck_mask(px, py, n, lx, ly, reach2)
+    if close:
+        # sincos_turn may differ from the C library's sin and cos in the last bit; that can
+        # matter only for a token this close to the reach, which practically never happens:
+        # then take the library's values
+        lx = tx + r * math.cos(theta)
+        ly = ty + r * math.sin(theta)
+        m, close = stuck_mask(px, py, n, lx, ly, reach2)
+    return m, lx, ly, st
 
-    A throw lands at the target plus an isotropic normal aim error and hits when it lands
-    within reach2 (squared) of it, with chance p_hit = 1 - exp(-reach2 / two_var).  The landing
-    point is drawn from the matching conditional law only when it matters (a hit with other
-    tokens nearby, or any throw on the special face).  After a miss the next throw comes
-    ``rethrow`` x (``rethrow_lo`` + ``rethrow_span`` x a uniform draw) later.
-    Returns (time, hit, throws used, investigators stuck, other creatures stuck, token hit,
-    landing point x, y (OFF when it was not needed: nothing else within reach), rng state).
-    """
-    tx = px[target]
-    ty = py[target]
-    for k in range(max_throws):
-        if t > best:  # (a finish exactly at ``best`` is a tie, settled by the caller)
-            return t, False, k, 0, 0, -1, OFF, OFF, st
-        u, st = rng_uniform_v(st)
-        hit = u < p_hit
-        caught = target if hit else -1
-        n_inv = 0
-        n_oth = 0
-        lx = OFF
-        ly = OFF
-        if (hit and n_nbr > 0) or any_kind >= 0:
-            # radius by inversion of its law: below the reach on a hit, beyond it on a miss
-            r = math.sqrt(-two_var * log_libm(1.0 - u))
-            v, st = rng_uniform_v(st)
-            theta = 2.0 * math.pi * v
-            sn, cs = sincos_turn(theta)
-            lx = tx + r * cs
-            ly = ty + r * sn
-            n_inv, n_oth, caught2, close = stuck_tokens(
-                px, py, nbr, n_nbr, lx, ly, reach2, caught, any_kind, ip)
-            if close:
-                # sincos_turn may differ from the C library's sin and cos in the last bit;
-                # that can matter only for a token this close to the reach, which
-                # practically never happens: then take the library's values
-                lx = tx + r * math.cos(theta)
-                ly = ty + r * math.sin(theta)
-                n_inv, n_oth, caught2, close = stuck_tokens(
-                    px, py, nbr, n_nbr, lx, ly, reach2, caught, any_kind, ip)
-            caught = caught2
-        log(ev, evn, EV_THROW, seat, int(t * 1000.0), 1 if caught >= 0 else 0, n_oth, n_inv,
-            target, 0)
-        if caught >= 0:
-            return t, True, k + 1, n_inv, n_oth, caught, lx, ly, st
-        v, st = rng_uniform_v(st)
-        t += rethrow * (rethrow_lo + rethrow_span * v)  # pull back, shake clean, throw again
-    return t, False, max_throws, 0, 0, -1, OFF, OFF, st
+
+@njit(cache=True, _nrt=False, inline="always")
+def landing_threshold(inv_d2, reach, two_var):
+    """A draw ``u`` below which a throw cannot reach any Investigator: a landing radius of at
+    least sqrt(inv_d2) - reach needs u >= 1 - exp(-x), x = (sqrt(inv_d2) - reach)^2 / two_var;
+    the threshold returned is 1 - 1 / (1 + x + x^2/2 + x^3/6 + x^4/24), never above that
+    (e^x is at least its first five terms), and needs no exp.  A throw at or above it has its
+    landing point computed; the exact test follows."""
+    d = math.sqrt(inv_d2) - reach
+    if d <= 0.0:
+        return 0.0
+    x = d * d / two_var
+    return 1.0 - 1.0 / (1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0)))))
 
 
 @njit(cache=True)
@@ -557,8 +606,8 @@ def first_throw_time(rng, seat, is_roller, cursed, skill, curse, fp):
 
 @njit(cache=True, _nrt=False, inline="always")
 def race_v(
-    st, rng, decide, sp, view, legal, px, py, nbr, nbr2, n_nbr, target, any_kind, seat, t,
-    cursed, tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip, max_throws,
+    st, rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed, tokens,
+    curse_of, skill, curse, phit, best, inv_d2, counters, ev, evn, fp, ip, max_throws,
 ):
     """Play seat ``seat``'s turn from its first throw at time ``t``: throw at ``target``
     until it detaches a Creature that ends the turn, or it cannot beat ``best`` (the
@@ -566,11 +615,23 @@ def race_v(
 
     ``any_kind`` >= 0 when any Creature of that kind counts; ``cursed`` is the Curse card
     the seat respects this turn (or NO_CURSE); ``phit[seat, 1 + cursed]`` the chance that
-    one of its throws hits.  Returns (finish time, RACE_* result, token caught, rng state):
-    the finish is INF for RACE_LOST, and the time the seat stopped for RACE_GAVE_UP.
-    ``counters`` gathers [investigator hits, shakes] before ``best``; ``nbr2`` is scratch.
-    The generator state is the value ``st``; ``rng`` is its array, used only to hand the
-    strategy the current state.
+    one of its throws hits; ``inv_d2`` the squared distance from the target to the nearest
+    Investigator (``investigator_d2``).  Returns (finish time, RACE_* result, token caught,
+    rng state): the finish is INF for RACE_LOST, and the time the seat stopped for
+    RACE_GAVE_UP.  ``counters`` gathers [throws that caught the target with an Investigator
+    aboard, shakes, throws that picked up an Investigator] up to ``best``.  The generator
+    state is the value ``st``; ``rng`` is its array, used only to hand the strategy the
+    current state.
+
+    What is on the tentacle is the bit mask ``aboard``.  An Investigator picked up stays
+    there until it is shaken off: the pull-back after a miss includes one shake (rethrow_s
+    covers it); one left after it that the player notices (notice_p) is shaken off with
+    further shakes (turn.shake_s each) before the next throw, one not noticed is thrown
+    with.  On the common path (a designated target, no extra_creature Curse) only
+    Investigators matter besides the target, and a throw's landing point is computed only
+    when it could reach one (``landing_threshold``).  Otherwise (the "any" face, or the
+    extra_creature Curse, where other Creatures count) every throw's landing point is
+    computed and every token checked.
     """
     tf = 1.0
     af = 1.0
@@ -579,85 +640,136 @@ def race_v(
         tf = curse[cursed, CU_TIME]
         af = curse[cursed, CU_AIM]
         extra = curse[cursed, CU_EXTRA] > 0.5
-    aim = skill[seat, SK_AIM] * af
+    aim_sd = skill[seat, SK_AIM] * af
     rethrow = skill[seat, SK_RETHROW] * tf
     rethrow_lo = fp[F_RETHROW_LO]
     rethrow_span = fp[F_RETHROW_SPAN]
     reach = fp[F_REACH] + fp[F_TOKEN_R]
     reach2 = reach * reach
-    two_var = max(2.0 * aim * aim, 1e-300)
+    two_var = max(2.0 * aim_sd * aim_sd, 1e-300)
     p_hit = phit[seat, 1 + cursed]
+    notice = skill[seat, SK_NOTICE]
+    drop = fp[F_SHAKE_DROP]
+    n_inv = ip[I_INVESTIGATORS]
+    inv_bits = low_bits(n_inv)
+    general = extra or any_kind >= 0
+    n_check = n_tokens(ip) if general else n_inv
+    u_need = 0.0 if general else landing_threshold(inv_d2, reach, two_var)
+    any_bits = kind_bits(any_kind, ip) if any_kind >= 0 else np.uint64(0)
+    aboard = np.uint64(0)  # what is on the tentacle (the target too, once caught)
+    caught = -1  # the target, once on the tentacle
+    aim = target
     left = max_throws
     while left > 0:
-        t, hit, used, n_inv, n_oth, caught, lx, ly, st = throw_until_hit(
-            st, px, py, nbr, n_nbr, target, any_kind, seat, t, best, p_hit, two_var, reach2,
-            rethrow, rethrow_lo, rethrow_span, left, ev, evn, ip)
-        left -= used
-        if not hit:
-            break
-        if extra and n_oth == 0:
+        if t > best:  # (a finish exactly at ``best`` is a tie, settled by the caller)
+            return INF, RACE_LOST, -1, st
+        left -= 1
+        u, st = rng_uniform_v(st)
+        got = aim if u < p_hit else -1
+        new = np.uint64(0)
+        if u >= u_need:  # the landing point matters: where did it land, what stuck?
+            m, _lx, _ly, st = landing_stuck(st, px, py, n_check, px[aim], py[aim], u, two_var,
+                                            reach2)
+            new = m & ~(aboard | bit(aim))
+            if any_kind >= 0 and got < 0 and caught < 0 and (new & any_bits) != 0:
+                got = np.int64(trailing_zeros(new & any_bits))  # the special face: another one
+                new &= ~bit(got)
+        new_inv = new & inv_bits
+        if new_inv != 0:
+            counters[2] += 1
+        aboard |= new
+        # an Investigator hit: the target comes onto the tentacle with an Investigator there,
+        # or an Investigator joins the target already held (STK-C-9's throw for company)
+        if (aboard & inv_bits) != 0 and ((caught < 0 and got >= 0) or (caught >= 0
+                                                                        and new_inv != 0)):
+            counters[0] += 1
+        log(ev, evn, EV_THROW, seat, int(t * 1000.0), 1 if got >= 0 else 0,
+            popcount(new & ~inv_bits), popcount(new_inv), aim, popcount(aboard & inv_bits))
+        if got < 0:
+            if caught < 0 and (aboard & inv_bits) != 0:
+                # STK-T-3: the pull-back's shake; an Investigator left and noticed is shaken
+                # off before throwing again, one not noticed is thrown with
+                aboard, st = drop_tokens_v(st, aboard, drop)
+                log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), -1, popcount(aboard & inv_bits),
+                    popcount(aboard & ~inv_bits), 1, 0)
+                if (aboard & inv_bits) != 0:
+                    v, st = rng_uniform_v(st)
+                    noticed = v < notice
+                    log(ev, evn, EV_NOTICE, seat, int(t * 1000.0), 1 if noticed else 0, 0, 0, 0,
+                        0)
+                    shakes = 0
+                    while noticed and (aboard & inv_bits) != 0 and shakes < max_throws:
+                        shakes += 1
+                        counters[1] += t < best
+                        t += fp[F_SHAKE_S] * tf
+                        aboard, st = drop_tokens_v(st, aboard, drop)
+                        log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), -1,
+                            popcount(aboard & inv_bits), popcount(aboard & ~inv_bits), 0, 0)
+            v, st = rng_uniform_v(st)
+            t += rethrow * (rethrow_lo + rethrow_span * v)  # pull back and throw again
+            continue
+        if caught < 0:
+            caught = got
+        aboard |= bit(got)
+        if extra and (aboard & ~inv_bits & ~bit(caught)) == 0:
             # STK-C-9 (extra_creature): the target alone cannot score, so the player keeps it
             # on the tentacle and throws at the nearest other Creature until one comes along
-            mate = nearest_creature(px, py, caught, ip)
-            if mate < 0:
+            aim = nearest_creature(px, py, caught, aboard, ip)
+            if aim < 0:
                 left = 0  # no other Creature on the table: this turn cannot be scored
                 break
             v, st = rng_uniform_v(st)
             t += rethrow * (rethrow_lo + rethrow_span * v)
-            # what is already on the tentacle (the target and any Investigator it brought)
-            # cannot be picked up again
-            aboard = np.uint64(1) << np.uint64(caught)
-            if n_inv > 0:
-                aboard |= near_mask(px, py, ip[I_INVESTIGATORS], lx, ly, reach2)
-            n2 = find_neighbours(px, py, mate, nbr2, False, fp, ip, aboard)
-            t, hit, used, inv2, oth2, _mate, _lx, _ly, st = throw_until_hit(
-                st, px, py, nbr2, n2, mate, -1, seat, t, best, p_hit, two_var, reach2,
-                rethrow, rethrow_lo, rethrow_span, left, ev, evn, ip)
-            left -= used
-            if not hit:
-                break
-            n_inv += inv2
-            n_oth = 1 + oth2
+            continue
         noticed = True
-        if n_inv > 0:
-            counters[0] += 1
+        if (aboard & inv_bits) != 0:
             # STK-T-5: a player who does not notice the Investigator peels it off too
-            u, st = rng_uniform_v(st)
-            noticed = u < skill[seat, SK_NOTICE]
-        if n_inv > 0 and noticed:
-            rng_save(rng, st)
-            t, hit, n_inv, shakes = shake_off(rng, decide, sp, view, legal, seat, tokens,
-                                              curse_of, n_inv, n_oth, extra, t, tf, best, ev,
-                                              evn, fp, ip)
-            st = rng_load(rng)
-            counters[1] += shakes
-            if not hit:
-                v, st = rng_uniform_v(st)
-                t += rethrow * (rethrow_lo + rethrow_span * v)
-                continue
+            v, st = rng_uniform_v(st)
+            noticed = v < notice
+            if noticed:
+                rng_save(rng, st)
+                t, held, aboard, shakes = shake_off(rng, decide, sp, view, legal, seat, tokens,
+                                                    curse_of, aboard, caught, extra, t, tf,
+                                                    best, ev, evn, fp, ip)
+                st = rng_load(rng)
+                counters[1] += shakes
+                if not held:  # the target fell off: throw at it again
+                    caught = -1
+                    aim = target
+                    v, st = rng_uniform_v(st)
+                    t += rethrow * (rethrow_lo + rethrow_span * v)
+                    continue
+                if extra and (aboard & ~inv_bits & ~bit(caught)) == 0:
+                    aim = nearest_creature(px, py, caught, aboard, ip)  # company fell off
+                    if aim < 0:
+                        left = 0
+                        break
+                    v, st = rng_uniform_v(st)
+                    t += rethrow * (rethrow_lo + rethrow_span * v)
+                    continue
         t += skill[seat, SK_DETACH] * tf
         if t > best:
-            break
-        log(ev, evn, EV_DETACH, seat, int(t * 1000.0), 1 if n_inv == 0 else 0,
+            return INF, RACE_LOST, -1, st
+        clean = (aboard & inv_bits) == 0
+        log(ev, evn, EV_DETACH, seat, int(t * 1000.0), 1 if clean else 0,
             0 if noticed else 1, 0, 0, 0)
-        return t, RACE_SCORED if n_inv == 0 else RACE_MISHAP, caught, st
-    if left <= 0:
-        log(ev, evn, EV_GIVE_UP, seat, int(t * 1000.0), 0, 0, 0, 0, 0)
-        return t, RACE_GAVE_UP, -1, st
-    return INF, RACE_LOST, -1, st
+        return t, RACE_SCORED if clean else RACE_MISHAP, caught, st
+    if t > best:
+        return INF, RACE_LOST, -1, st
+    log(ev, evn, EV_GIVE_UP, seat, int(t * 1000.0), 0, 0, 0, 0, 0)
+    return t, RACE_GAVE_UP, -1, st
 
 
 @njit(cache=True)
 def race(
-    rng, decide, sp, view, legal, px, py, nbr, n_nbr, target, any_kind, seat, t, cursed,
-    tokens, curse_of, skill, curse, phit, best, counters, ev, evn, fp, ip, max_throws,
+    rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed, tokens, curse_of,
+    skill, curse, phit, best, inv_d2, counters, ev, evn, fp, ip, max_throws,
 ):
     """``race_v`` on a generator array: (finish time, RACE_* result, token caught)."""
-    nbr2 = np.empty(MAX_TOKENS, dtype=np.int64)
     t, res, caught, st = race_v(
-        rng_load(rng), rng, decide, sp, view, legal, px, py, nbr, nbr2, n_nbr, target,
-        any_kind, seat, t, cursed, tokens, curse_of, skill, curse, phit, best, counters, ev,
-        evn, fp, ip, max_throws)
+        rng_load(rng), rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed,
+        tokens, curse_of, skill, curse, phit, best, inv_d2, counters, ev, evn, fp, ip,
+        max_throws)
     rng_save(rng, st)
     return t, res, caught
 

@@ -19,7 +19,11 @@ F_SHAKE_DROP = 7
 F_CATCH_SCALE = 8
 F_RETHROW_LO = 9  # a rethrow takes rethrow_s x (F_RETHROW_LO + F_RETHROW_SPAN x uniform)
 F_RETHROW_SPAN = 10
-F_SIZE = 11
+F_RETURN_SD = 11  # STK-T-9: scatter (cm, each axis) of a token put back at the centre
+F_TANGLE_WINDOW = 12  # STK-T-10: first throws this close in time (s) may tangle
+F_TANGLE_P = 13  # ... with this chance
+F_TANGLE_S = 14  # ... costing both players this long (s)
+F_SIZE = 15
 
 # ---- integer parameters (ip) ------------------------------------------------------------
 I_PLAYERS = 0
@@ -28,7 +32,7 @@ I_COLOURS = 2
 I_INVESTIGATORS = 3
 I_TO_WIN = 4
 I_CURSES_ON = 5
-I_SIXTH_ANY = 6
+I_SIXTH_MODE = 6  # a Colour die face beyond the colours: SIXTH_COLOUR, SIXTH_REROLL or SIXTH_ANY
 I_MAX_TURNS = 7
 I_MAX_THROWS = 8
 I_N_CURSES = 9
@@ -37,7 +41,15 @@ I_COLOUR_FACES = 11
 I_FIRST = 12
 I_PLACE_TRIES = 13
 I_SUPPLY = 14
-I_SIZE = 15
+I_SIXTH_COLOUR = 15  # the colour those faces show (SIXTH_COLOUR)
+I_RETURN_CENTRE = 16  # STK-T-9: 1 = put back at the centre, 0 = anywhere on the table
+I_TANGLES = 17  # STK-T-10: 1 = first throws may tangle
+I_SIZE = 18
+
+SIXTH_COLOUR = 0  # the face shows a colour (blue, by a published review: blue on two faces)
+SIXTH_REROLL = 1  # the face is rolled again
+SIXTH_ANY = 2  # any colour of the rolled kind counts
+SIXTH_MODES = ("colour", "reroll", "any")
 
 # ---- skill profile of a seat (skill[seat, SK_*]) ----------------------------------------
 SK_REACT_MIN = 0
@@ -97,13 +109,16 @@ R_WINNER = 1
 R_TURNS = 2
 R_GAME_MS = 3
 R_MISHAPS = 4  # turns ended with an Investigator on the winner's tentacle (no token)
-R_INV_HITS = 5  # times the target was caught together with an Investigator
+R_INV_HITS = 5  # throws after which the target is on the tentacle with an Investigator: caught
+#                with one there, or one joining it (STK-C-9's throw for company)
 R_SHAKES = 6
 R_CHEATS = 7  # player-turns played ignoring a Curse
 R_PENALTIES = 8  # Deep One tokens lost for being caught
 R_VOID = 9  # turns nobody finished within max_throws
 R_ROLLER_WINS = 10  # turns won by the player who rolled
-R_TOKENS = 11  # R_TOKENS + seat: Deep One tokens at the end
+R_CONTACTS = 11  # throws (hits or misses) that picked up an Investigator
+R_TANGLES = 12  # STK-T-10: pairs of tentacles tangled
+R_TOKENS = 13  # R_TOKENS + seat: Deep One tokens at the end
 R_SIZE = R_TOKENS + MAX_SEATS
 
 RECORD_FIELDS = (
@@ -118,14 +133,18 @@ RECORD_FIELDS = (
     "curse_penalties",
     "void_turns",
     "roller_wins",
+    "investigator_contacts",
+    "tangles",
 ) + tuple(f"tokens_{s}" for s in range(MAX_SEATS))
 
 # ---- trace events (ev[k, :]) ------------------------------------------------------------
 EV_WIDTH = 8
 EV_SETUP = 0  # token, x_mm, y_mm
-EV_ROLL = 1  # turn, roller, kind, colour (-1 any), rerolls
-EV_THROW = 2  # seat, t_ms, hit, creatures, investigators, aimed token
-EV_SHAKE = 3  # seat, t_ms, target kept, investigators left, creatures left
+EV_ROLL = 1  # turn, roller, kind, colour (-1 any), rerolls, Colour die face
+EV_THROW = 2  # seat, t_ms, hit, creatures, investigators picked up, aimed token, investigators
+#              on the tentacle after the throw
+EV_SHAKE = 3  # seat, t_ms (when it ended), target kept (-1: no target on the tentacle),
+#              investigators left, creatures left, 1 = the shake that goes with a rethrow
 EV_DETACH = 4  # seat, t_ms, scored, Investigator aboard unnoticed
 EV_CURSE_DRAW = 5  # seat, card, returned card
 EV_CURSE_CHOICE = 6  # seat, card, ignored
@@ -136,3 +155,6 @@ EV_TOKEN = 10  # seat, tokens after
 EV_GIVE_UP = 11  # seat, t_ms
 EV_CURSE_FREE = 12  # seat, card: no tokens, so not obliged
 EV_TIE = 13  # seat chosen, seats tied, t_ms: finishes at the same instant, settled at random
+EV_TANGLE = 14  # seat, other seat, t_ms of the later throw, t_ms both throw again
+EV_PUT_BACK = 15  # token, x_mm, y_mm: STK-T-9, the caught Creature back on the table
+EV_NOTICE = 16  # seat, t_ms, noticed: after a miss, an Investigator left on the tentacle
