@@ -18,10 +18,10 @@ from numba import njit
 from scipy import stats
 
 from experiments.stats import wilson
-from simcore.kernels import new_rng
+from simcore.kernels import new_rng, rng_load, rng_seed
 from simcore.rules_data import RulesError
 from simcore.sticky.loader import curse_names
-from simcore.sticky.playout import trace_game
+from simcore.sticky.playout import rank_seats, tangle_first_throws, trace_game
 from simcore.sticky.rules import (
     INF,
     OFF,
@@ -57,9 +57,13 @@ from simcore.sticky.state import (
     EV_CURSE_FREE,
     EV_DETACH,
     EV_GIVE_UP,
+    EV_NOTICE,
     EV_PENALTY,
+    EV_PUT_BACK,
     EV_ROLL,
+    EV_SETUP,
     EV_SHAKE,
+    EV_TANGLE,
     EV_THROW,
     EV_TIE,
     EV_TOKEN,
@@ -70,12 +74,17 @@ from simcore.sticky.state import (
     F_REACH,
     F_RETHROW_LO,
     F_RETHROW_SPAN,
+    F_RETURN_SD,
     F_ROLL_S,
     F_SHAKE_S,
+    F_TANGLE_P,
+    F_TANGLE_S,
+    F_TANGLE_WINDOW,
     F_TOKEN_R,
     F_WIDTH,
     I_INVESTIGATORS,
     I_MAX_THROWS,
+    I_TANGLES,
     LEGAL_SIZE,
     MAX_SEATS,
     MAX_TOKENS,
@@ -85,8 +94,10 @@ from simcore.sticky.state import (
     R_CONTACTS,
     R_GAME_MS,
     R_INV_HITS,
+    R_OUTCOME,
     R_SHAKES,
     R_SIZE,
+    R_TANGLES,
     R_TURNS,
     R_VOID,
     SK_AIM,
@@ -483,6 +494,30 @@ def test_STK_T_2_roller_head_start(sticky):
         assert plain >= p.skill[1, 0]  # never below the profile's minimum reaction time
 
 
+def test_STK_T_2_the_first_to_finish_wins_whatever_the_seat_order(sticky):
+    """STK-T-2: all players throw at once, so the turn goes to whoever finishes first,
+    whatever the order of the seats from the roller.  Constant times and sure hits: seat 0
+    (the first roller) throws at 0.5 s and detaches by 1.4 s, seat 1 throws at 2 s, seat 2
+    at 0.6 s and detaches by 0.7 s.  Seat 2 ends every turn and wins 5-0, including the
+    first, which seat 0 rolls (racing seats in the roller's order would stop at seat 1,
+    which cannot beat 1.4 s, and give the turn to seat 0)."""
+    profile = {"beginner": (2.0, 0.9), "average": (0.6, 0.1), "expert": (0.5, 0.9)}
+    over = {"players": 3, "seats": ["expert", "beginner", "average"], "first_player": 0,
+            "components.investigators": 0, "tangles": False}
+    for name, (react, detach) in profile.items():
+        over.update({f"profiles.{name}.reaction_min_s": react,
+                     f"profiles.{name}.reaction_mean_s": react,
+                     f"profiles.{name}.detach_s": detach, f"profiles.{name}.aim_sd_cm": 0.0})
+    config = configure(sticky, over)
+    recs = sticky.run_batch(config, 1, 0, 50)
+    assert (recs["winner"] == 2).all() and (recs["turns"] == 5).all()
+    assert (recs["tokens_2"] == 5).all() and (recs["tokens_0"] == 0).all()
+    assert (recs["roller_wins"] == 4).all()  # every turn but the first, which seat 0 rolled
+    rec, ev = replay(config, 1, 0)
+    first = split_turns(ev)[0]
+    assert first[0][2] == 0 and turn_winner(first[1]) == (2, 1)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_STK_T_2_exact_ties_go_to_a_tied_seat_at_random(sticky, players):
     """STK-T-2: with constant reaction times and every throw hitting, all seats finish at the
@@ -565,6 +600,105 @@ def test_STK_T_3_shake_off_investigators(sticky):
             assert events[-1][3] == 0  # the target fell
     expected = (1 - p) * p / (1 - (1 - p) ** 2)
     assert stats.binomtest(wins, n, expected).pvalue > ALPHA
+
+
+def test_STK_T_3_an_investigator_caught_on_a_miss_stays_on_the_tentacle(sticky):
+    """STK-T-3/T-5: an Investigator picked up by a miss stays on the tentacle until it is
+    shaken off.  Here it lies 8 cm from the target: only a miss can reach it (a hit lands
+    within 3.5 cm of the target).  With nothing ever falling off and a player who never
+    notices, every such Investigator comes home with the target (a mishap); with the
+    rethrow's shake dropping everything, none does."""
+    over = {"turn.shake_drop_p": 0.0, "profiles.average.notice_p": 0.0,
+            "profiles.average.aim_sd_cm": 4.0}
+    config = configure(sticky, over)
+    p = config.params
+    b = Board(p)
+    target = b.put(creature_index(1, 2, p.ip), 30.0, 25.0)
+    b.put(2, 38.0, 25.0)
+    carried = clean = 0
+    for seed in range(300):
+        out = run_race(config, b, target, seed=seed)
+        throws = [e for e in out.events if e[0] == EV_THROW]
+        picked = [k for k, e in enumerate(throws) if e[5] > 0]
+        assert all(throws[k][3] == 0 for k in picked)  # only misses reach it
+        if picked:
+            carried += 1
+            # it stays: every later throw has it on the tentacle, and the target comes home
+            # with it (an unnoticed Investigator: a mishap)
+            assert all(e[7] == 1 for e in throws[picked[0]:])
+            assert out.result == RACE_MISHAP and out.inv_hits == 1 and out.contacts == 1
+        else:
+            clean += 1
+            assert out.result == RACE_SCORED and out.inv_hits == 0
+    assert carried > 30 and clean > 30
+    # the pull-back's shake drops it every time: the target comes home clean
+    config = configure(sticky, {**over, "turn.shake_drop_p": 1.0})
+    contacts = 0
+    for seed in range(300):
+        out = run_race(config, b, target, seed=seed)
+        contacts += out.contacts
+        assert out.result == RACE_SCORED and out.inv_hits == 0
+        for k, e in enumerate(out.events):
+            if e[0] == EV_THROW and e[5] > 0:
+                assert list(out.events[k + 1][[0, 3, 4, 6]]) == [EV_SHAKE, -1, 0, 1]
+    assert contacts > 30
+
+
+def test_STK_T_3_a_noticed_investigator_from_a_miss_is_shaken_off_before_the_next_throw(
+        sticky):
+    """STK-T-3: an Investigator left after the rethrow's shake, when the player notices it
+    (notice_p), is shaken off (turn.shake_s a shake, counted) before the next throw; one not
+    noticed is thrown with."""
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 4.0, "turn.shake_drop_p": 0.5,
+                                "profiles.average.notice_p": 0.5})
+    p = config.params
+    shake_ms = int(round(1000 * p.fp[F_SHAKE_S]))
+    b = Board(p)
+    target = b.put(creature_index(1, 2, p.ip), 30.0, 25.0)
+    b.put(2, 38.0, 25.0)
+    noticed = ignored = 0
+    for seed in range(800):
+        out = run_race(config, b, target, seed=seed)
+        ev = out.events
+        for k, e in enumerate(ev):
+            if e[0] != EV_NOTICE:
+                continue
+            assert ev[k - 1][0] == EV_SHAKE and ev[k - 1][6] == 1 and ev[k - 1][4] == 1
+            rest = ev[k + 1:]
+            nxt = next(x for x in rest if x[0] == EV_THROW)
+            if e[3]:  # noticed: shakes until it falls, then a throw with nothing aboard
+                noticed += 1
+                shakes = [x for x in rest[:list(rest[:, 0]).index(EV_THROW)]]
+                assert shakes and all(x[0] == EV_SHAKE and x[6] == 0 for x in shakes)
+                assert [x[4] for x in shakes][-1] == 0 and nxt[7] == nxt[5]
+                assert abs(shakes[0][2] - e[2] - shake_ms) <= 1  # (whole milliseconds)
+            else:  # thrown with it
+                ignored += 1
+                assert ev[k + 1][0] == EV_THROW and nxt[7] >= 1
+        assert out.shakes == sum(1 for e in ev if e[0] == EV_SHAKE and e[6] == 0)
+    assert noticed > 20 and ignored > 20
+
+
+def test_STK_T_3_investigators_left_after_the_target_fell_stay_on_the_tentacle(sticky):
+    """STK-T-3: a shake that drops the target leaves the Investigators that did not fall on
+    the tentacle; the next throw carries them (the player throws at the target again with
+    them aboard)."""
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 1.0, "turn.shake_drop_p": 0.5,
+                                "profiles.average.notice_p": 1.0})
+    p = config.params
+    b = Board(p)
+    target = b.put(creature_index(0, 0, p.ip), 20.0, 20.0)
+    b.put(0, 24.2, 20.0)  # picked up by a hit that lands 0.7 cm or more towards it
+    checked = 0
+    for seed in range(400):
+        out = run_race(config, b, target, seed=seed)
+        ev = out.events
+        for k, e in enumerate(ev):
+            if e[0] == EV_SHAKE and e[3] == 0 and e[4] > 0:  # target fell, Investigator left
+                nxt = next(x for x in ev[k + 1:] if x[0] == EV_THROW)
+                assert nxt[7] >= e[4]  # still on the tentacle at the next throw
+                checked += 1
+    assert checked > 20
 
 
 def test_STK_T_3_games_shake_or_detach_by_strategy(sticky):
@@ -892,25 +1026,196 @@ def test_STK_T_8_turn_winner_takes_the_dice(sticky):
     assert seen[0] > 0 and seen[1] > 0  # both mishap and scoring turns were checked
 
 
-def test_STK_T_9_caught_creature_goes_back_on_the_table(sticky):
+@pytest.mark.parametrize("spot", ["centre", "random"])
+def test_STK_T_9_caught_creature_goes_back_on_the_table(sticky, spot):
     """STK-T-9: the caught Creature returns to a fresh spot on the table, touching no token;
-    nothing else moves."""
-    p = configure(sticky).params
+    nothing else moves.  With return_spot = "centre" (the text: "put back in the center of
+    the table") the spot is scattered around the centre, a normal error of
+    table.return_sd_cm along each axis; with "random", anywhere on the table."""
+    config = configure(sticky, {"return_spot": spot})
+    assert config.rules.entries["return_spot"].source == "rulebook"
+    p = config.params
     b = Board.random(p, 12)
     rng = new_rng(12, 1)
-    r = p.fp[F_TOKEN_R]
-    moved = 0
-    for i in range(200):
+    r, width, depth = p.fp[F_TOKEN_R], p.fp[F_WIDTH], p.fp[F_DEPTH]
+    spots = []
+    for i in range(300):
         idx = 5 + i % 30
         px0, py0 = b.px.copy(), b.py.copy()
         place_token(rng, b.px, b.py, idx, p.fp, p.ip)
         others = np.arange(MAX_TOKENS) != idx
         assert np.array_equal(b.px[others], px0[others])
         assert np.array_equal(b.py[others], py0[others])
-        assert r <= b.px[idx] <= p.fp[F_WIDTH] - r and r <= b.py[idx] <= p.fp[F_DEPTH] - r
+        assert r <= b.px[idx] <= width - r and r <= b.py[idx] <= depth - r
         assert distances(b.px, b.py, 35).min() >= 2 * r - 1e-9
-        moved += (b.px[idx], b.py[idx]) != (px0[idx], py0[idx])
-    assert moved == 200
+        assert (b.px[idx], b.py[idx]) != (px0[idx], py0[idx])
+        spots.append((b.px[idx], b.py[idx]))
+    x, y = np.array(spots).T
+    if spot == "random":  # uniform over the table, as at setup
+        assert stats.kstest((x - r) / (width - 2 * r), "uniform").pvalue > ALPHA
+        assert stats.kstest((y - r) / (depth - 2 * r), "uniform").pvalue > ALPHA
+        return
+    sd = config.rules["table.return_sd_cm"]
+    assert p.fp[F_RETURN_SD] == sd == 8.0
+    # around the centre: means at the centre, spread about sd (a little more, since a spot
+    # touching a token is drawn again, and the centre fills up)
+    assert abs(x.mean() - width / 2) < 4 * sd / np.sqrt(len(x))
+    assert abs(y.mean() - depth / 2) < 4 * sd / np.sqrt(len(y))
+    assert 0.8 * sd < x.std() < 1.4 * sd and 0.8 * sd < y.std() < 1.4 * sd
+    # on an empty table the scatter is exactly the normal law (KS against it)
+    empty = Board(p)
+    rng = new_rng(13, 1)
+    xs, ys = [], []
+    for _ in range(2000):
+        place_token(rng, empty.px, empty.py, 7, p.fp, p.ip)
+        xs.append(empty.px[7])
+        ys.append(empty.py[7])
+    assert stats.kstest((np.array(xs) - width / 2) / sd, "norm").pvalue > ALPHA
+    assert stats.kstest((np.array(ys) - depth / 2) / sd, "norm").pvalue > ALPHA
+
+
+def test_STK_T_9_a_game_puts_the_caught_creature_back(sticky):
+    """STK-T-9 in whole games: after each turn won (token or mishap) the caught Creature is put
+    back at a new spot (logged as EV_PUT_BACK, read from the table the next turn plays on),
+    touching no token, and around the centre: Creatures end a game nearer the centre than
+    setup put them."""
+    config = configure(sticky, {"components.investigators": 10, "strategy.block_at": 100},
+                       "spoiler")
+    r = config.params.fp[F_TOKEN_R]
+    width, depth = config.params.fp[F_WIDTH], config.params.fp[F_DEPTH]
+    n_tok = n_tokens(config.params.ip)
+    before, after = [], []
+    put_back = mishaps = 0
+    for index in range(40):
+        rec, ev = replay(config, 14, index)
+        at = {int(e[1]): (int(e[2]), int(e[3])) for e in ev if e[0] == EV_SETUP}
+        assert len(at) == n_tok
+        before += [np.hypot(x / 10 - width / 2, y / 10 - depth / 2)
+                   for j, (x, y) in at.items() if j >= 10]
+        turns = split_turns(ev)
+        for k, (_, events) in enumerate(turns):
+            w = turn_winner(events)
+            backs = [e for e in events if e[0] == EV_PUT_BACK]
+            if w is None or k == len(turns) - 1 and rec[R_OUTCOME] == O_WIN:
+                assert not backs  # a void turn, or the game is over
+                continue
+            assert len(backs) == 1
+            token, x, y = (int(v) for v in backs[0][1:4])
+            assert token >= 10  # a Creature (the Investigators are tokens 0-9)
+            assert (x, y) != at[token], "the caught Creature was not moved"
+            at[token] = (x, y)
+            put_back += 1
+            mishaps += w[1] == 0
+            # touching no other token (positions logged in whole millimetres)
+            gaps = [np.hypot((x - ox) / 10, (y - oy) / 10) for j, (ox, oy) in at.items()
+                    if j != token]
+            assert min(gaps) >= 2 * r - 0.15
+        after += [np.hypot(x / 10 - width / 2, y / 10 - depth / 2)
+                  for j, (x, y) in at.items() if j >= 10]
+    assert put_back > 300 and mishaps > 20
+    assert np.mean(after) < np.mean(before) - 1.0
+
+
+@njit(cache=True)
+def tangle_pass(seed, start_t, aim_at, roller, players, fp):
+    """tangle_first_throws on hand-made first-throw times: (tangles, start times after,
+    order after, times of the tangles, events)."""
+    rng = np.empty(4, dtype=np.uint64)
+    rng_seed(rng, seed, 0)
+    start_t = start_t.copy()
+    start_k = np.zeros(MAX_SEATS)
+    for k in range(players):
+        start_k[k] = start_t[(roller + k) % players]
+    order = np.zeros(MAX_SEATS, dtype=np.int64)
+    rank_seats(start_k, order, roller, players)
+    tangled = np.zeros(MAX_SEATS)
+    tangle_t = np.zeros(MAX_SEATS)
+    ev = np.zeros((16, EV_WIDTH), dtype=np.int64)
+    evn = np.zeros(1, dtype=np.int64)
+    n, st = tangle_first_throws(rng_load(rng), start_t, start_k, order, aim_at, tangled,
+                                tangle_t, roller, players, fp, ev, evn)
+    return n, start_t, order, tangle_t, ev[:evn[0]].copy()
+
+
+def test_STK_T_10_first_throws_close_in_time_at_one_creature_tangle(sticky):
+    """STK-T-10 "take care not to tangle your tentacles": two first throws at the same
+    Creature, the later within turn.tangle_window_s of the earlier, tangle with chance
+    turn.tangle_p; both players then throw again turn.tangle_s after the later throw, and
+    the seats are raced in their new order.  A tentacle tangles once a turn."""
+    config = configure(sticky, {"turn.tangle_p": 1.0})
+    assert config.rules["tangles"] is True
+    assert config.rules.entries["tangles"].source == "rulebook"
+    for key in ("tangle_window_s", "tangle_p", "tangle_s"):
+        assert config.rules.entries[f"turn.{key}"].source == "assumed"
+    fp = config.params.fp
+    window, cost = fp[F_TANGLE_WINDOW], fp[F_TANGLE_S]
+    assert (window, cost) == (0.25, 1.5)
+    aim = np.full(MAX_SEATS, 20, dtype=np.int64)
+    start = np.zeros(MAX_SEATS)
+    start[:4] = (1.0, 1.2, 3.0, 1.1)  # seat 3 throws 0.1 s after seat 0, seat 1 0.1 s later
+    n, after, order, when, ev = tangle_pass(1, start, aim, 0, 4, fp)
+    assert n == 1 and when[0] == 1.1
+    assert list(after[:4]) == [1.1 + cost, 1.2, 3.0, 1.1 + cost]
+    assert list(order[:4]) == [1, 0, 3, 2]  # a tie in order from the roller
+    assert [list(e[:5]) for e in ev] == [[EV_TANGLE, 0, 3, 1100, int((1.1 + cost) * 1000)]]
+    # seat 1 is close to seat 3 too, but seat 3's tentacle is tangled already; seat 2 alone
+    # other aims (the "any" face), or throws further apart, never tangle
+    other = aim.copy()
+    other[3] = 21
+    n, after, _, _, _ = tangle_pass(1, start, other, 0, 4, fp)
+    assert n == 1 and list(after[:4]) == [1.2 + cost, 1.2 + cost, 3.0, 1.1]  # 0 with 1
+    apart = start.copy()
+    apart[:4] = (1.0, 1.26, 1.52, 1.78)
+    assert tangle_pass(1, apart, aim, 0, 4, fp)[0] == 0
+    # with chance tangle_p for a pair that close
+    fp = configure(sticky).params.fp
+    p = fp[F_TANGLE_P]
+    pair = np.zeros(MAX_SEATS)
+    pair[:2] = (2.0, 2.1)
+    n = 4000
+    tangled = sum(tangle_pass(seed, pair, aim, 1, 2, fp)[0] for seed in range(n))
+    assert stats.binomtest(tangled, n, p).pvalue > ALPHA
+
+
+def test_STK_T_10_tangles_in_games_and_the_switch(sticky):
+    """STK-T-10 in whole games: tangles happen (about one turn in five at four players),
+    cost time, are counted when the turn was still on at the later throw, and the tangled
+    seats throw again at the time logged; `tangles = false` turns them off."""
+    config = configure(sticky)
+    off = configure(sticky, {"tangles": False})
+    assert config.params.ip[I_TANGLES] == 1 and off.params.ip[I_TANGLES] == 0
+    n = 6000
+    on_recs = sticky.run_batch(config, 15, 0, n)
+    off_recs = sticky.run_batch(off, 15, 0, n)
+    assert (off_recs["tangles"] == 0).all()
+    share = on_recs["tangles"].sum() / on_recs["turns"].sum()
+    assert 0.12 < share < 0.25
+    # a tangle costs both players time: with every first throw tangled, games last longer
+    always = configure(sticky, {"turn.tangle_p": 1.0, "turn.tangle_window_s": 10.0})
+    a = sticky.run_batch(always, 15, 0, 2000)
+    assert (a["tangles"] >= a["turns"]).all()  # two pairs a turn at four players
+    t_on = a["game_ms"] / a["turns"]
+    t_off = off_recs["game_ms"][:2000] / off_recs["turns"][:2000]
+    assert stats.ttest_ind(t_on, t_off).pvalue < 1e-6 and t_on.mean() > t_off.mean() + 500
+    counted = 0
+    for index in range(30):
+        rec, ev = replay(config, 15, index)
+        seen = 0
+        for _, events in split_turns(ev):
+            end = min((e[2] for e in events if e[0] == EV_DETACH), default=None)
+            for e in (e for e in events if e[0] == EV_TANGLE):
+                seen += end is None or e[3] <= end
+                for seat in (e[1], e[2]):
+                    first = min((x[2] for x in events if x[0] == EV_THROW and x[1] == seat),
+                                default=None)
+                    assert first is None or first == e[4]  # its first throw is the retry
+        assert rec[R_TANGLES] == seen
+        counted += seen
+        _, ev_off = replay(off, 15, index)
+        assert not (ev_off[:, 0] == EV_TANGLE).any()
+    assert counted > 20
+    assert "tangle their tentacles" in sticky.trace(config, 15, 0) + "".join(
+        sticky.trace(config, 15, i) for i in range(1, 4))
 
 
 # ---- end --------------------------------------------------------------------------------------
@@ -1269,6 +1574,29 @@ def test_STK_C_9_extra_creature_needs_company_on_the_tentacle(sticky):
     b.put(0, 19.0, 10.0)
     out = run_race(config, b, target, t=1.0, cursed=c, decide=always_detach)
     assert out.result == RACE_MISHAP and out.inv_hits == 1
+
+
+def test_STK_C_9_an_investigator_hit_counts_at_the_throw_even_when_the_turn_ends_first(sticky):
+    """STK-C-9 / STK-T-5 records: a throw that catches the target with an Investigator is an
+    Investigator hit when it is thrown, with or without the extra_creature Curse, even if the
+    turn ends (``best``) before the cursed player's throw for company."""
+    config = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 0.0,
+                                "profiles.average.notice_p": 1.0})
+    p = config.params
+    c = list(p.curse_names).index("extra_creature")
+    b = Board(p)
+    target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
+    b.put(0, 13.0, 10.0)  # an Investigator picked up by a dead-centre throw
+    b.put(creature_index(2, 1, p.ip), 40.0, 40.0)  # the only other Creature, far away
+    for cursed in (NO_CURSE, c):
+        # the turn ends 0.3 s after the throw: before the cursed player's throw for company
+        # (the other begins a shake then, which counts)
+        out = run_race(config, b, target, t=1.0, cursed=cursed, best=1.3)
+        assert out.result == RACE_LOST
+        assert (out.inv_hits, out.contacts) == (1, 1)
+        assert out.shakes == (1 if cursed == NO_CURSE else 0)
+        throws = [e for e in out.events if e[0] == EV_THROW]
+        assert len(throws) == 1 and throws[0][3] == 1 and throws[0][5] == 1
 
 
 def test_STK_C_9_the_creature_on_the_tentacle_is_not_picked_up_again(sticky):
