@@ -16,7 +16,7 @@ from numba import njit
 from scipy import integrate, stats
 
 from simcore.kernels import new_rng, rng_load, rng_seed, rng_uniform_v
-from simcore.sticky.rules import OFF, creature_index, landing_stuck, landing_threshold
+from simcore.sticky.rules import NEED_SLACK, OFF, creature_index, landing_need, landing_stuck
 from simcore.sticky.state import EV_THROW, F_REACH, F_TOKEN_R, MAX_TOKENS, SK_AIM
 from tests.test_sticky_rules import Board, run_race
 
@@ -127,20 +127,22 @@ def test_STK_T_3_halving_the_landing_radius_would_change_those_chances(sticky):
 
 
 def test_STK_T_3_only_throws_that_could_reach_an_investigator_compute_their_landing(sticky):
-    """The common path computes a landing point only for a draw at or above
-    landing_threshold: never above the draw that reaches the nearest Investigator (so no
-    contact is missed), and close to it."""
-    for d_edge in (0.0, 0.5, 2.0, 5.0, 10.0, 20.0):
-        reach = 3.5
+    """The common path computes a landing point only for a draw u with (1 - u) P <=
+    NEED_SLACK, P = landing_need(gap2, 1 / two_var): every draw that can land sqrt(gap2) or
+    more from the target passes (so no contact is missed), and few more do."""
+    u = np.linspace(0.0, 1.0, 200_001)[:-1]
+    for gap in (0.0, 0.5, 2.0, 5.0, 10.0, 20.0):
         for sd in (1.0, 3.5, 6.0):
             two_var = 2 * sd * sd
-            d = d_edge + reach
-            u = landing_threshold(d * d, reach, two_var)
-            exact = -math.expm1(-(d_edge**2) / two_var)
-            assert u <= exact + 1e-15
-            assert exact - u < 0.05 or d_edge**2 / two_var > 6
-    assert landing_threshold(2.0, 3.5, 24.5) == 0.0  # an Investigator within the reach
-    assert landing_threshold(1e300, 3.5, 24.5) == 1.0  # none on the table
+            need = landing_need(gap * gap, 1 / two_var)
+            passes = (1.0 - u) * need <= NEED_SLACK
+            reaches = np.sqrt(-two_var * np.log1p(-u)) >= gap
+            assert passes[reaches].all()
+            # the extra draws it lets through are a small share of all draws
+            assert (passes & ~reaches).mean() < 0.02
+    assert landing_need(0.0, 1 / 24.5) == 1.0  # an Investigator within the reach: all pass
+    assert landing_need(1e300, 1 / 24.5) == np.inf  # none on the table: none passes
+    assert landing_need(4.0, np.inf) == np.inf  # a perfect aim lands on the target
 
 
 def test_STK_T_3_investigator_contacts_at_the_defaults(sticky):

@@ -34,7 +34,7 @@ from simcore.sticky.rules import (
     creature_index,
     draw_curse,
     first_throw_time,
-    investigator_d2,
+    investigator_gap2,
     kind_of,
     n_tokens,
     place_token,
@@ -70,11 +70,11 @@ from simcore.sticky.state import (
     EV_VOID,
     EV_WIDTH,
     EV_WIN,
+    F_CENTRE,
     F_DEPTH,
     F_REACH,
     F_RETHROW_LO,
     F_RETHROW_SPAN,
-    F_RETURN_SD,
     F_ROLL_S,
     F_SHAKE_S,
     F_TANGLE_P,
@@ -169,11 +169,11 @@ def run_race(config, board, target, seat=0, t=0.0, cursed=NO_CURSE, best=INF, de
     evn = np.zeros(1, dtype=np.int64)
     if max_throws is None:
         max_throws = int(p.ip[I_MAX_THROWS])
-    inv_d2 = float(investigator_d2(board.px, board.py, int(target), p.ip))
+    gap2 = float(investigator_gap2(board.px, board.py, int(target), p.fp, p.ip))
     t_end, res, caught = race(
         new_rng(seed, index), decide, config.strategy.values, view, legal, board.px, board.py,
         int(target), int(any_kind), int(seat), float(t), int(cursed), tokens, curse_of, p.skill,
-        p.curse, p.phit, float(best), inv_d2, counters, ev, evn, p.fp, p.ip, int(max_throws))
+        p.curse, p.phit, float(best), gap2, counters, ev, evn, p.fp, p.ip, int(max_throws))
     return RaceOut(t_end, res, caught, int(counters[0]), int(counters[1]), ev[:evn[0]].copy(),
                    int(counters[2]))
 
@@ -1030,8 +1030,8 @@ def test_STK_T_8_turn_winner_takes_the_dice(sticky):
 def test_STK_T_9_caught_creature_goes_back_on_the_table(sticky, spot):
     """STK-T-9: the caught Creature returns to a fresh spot on the table, touching no token;
     nothing else moves.  With return_spot = "centre" (the text: "put back in the center of
-    the table") the spot is scattered around the centre, a normal error of
-    table.return_sd_cm along each axis; with "random", anywhere on the table."""
+    the table") the spot is in the central square of side table.centre_cm; with "random",
+    anywhere on the table."""
     config = configure(sticky, {"return_spot": spot})
     assert config.rules.entries["return_spot"].source == "rulebook"
     p = config.params
@@ -1055,14 +1055,14 @@ def test_STK_T_9_caught_creature_goes_back_on_the_table(sticky, spot):
         assert stats.kstest((x - r) / (width - 2 * r), "uniform").pvalue > ALPHA
         assert stats.kstest((y - r) / (depth - 2 * r), "uniform").pvalue > ALPHA
         return
-    sd = config.rules["table.return_sd_cm"]
-    assert p.fp[F_RETURN_SD] == sd == 8.0
-    # around the centre: means at the centre, spread about sd (a little more, since a spot
-    # touching a token is drawn again, and the centre fills up)
-    assert abs(x.mean() - width / 2) < 4 * sd / np.sqrt(len(x))
-    assert abs(y.mean() - depth / 2) < 4 * sd / np.sqrt(len(y))
-    assert 0.8 * sd < x.std() < 1.4 * sd and 0.8 * sd < y.std() < 1.4 * sd
-    # on an empty table the scatter is exactly the normal law (KS against it)
+    side = config.rules["table.centre_cm"]
+    assert p.fp[F_CENTRE] == side == 30.0
+    assert config.rules.entries["table.centre_cm"].source == "assumed"
+    # within the central square, centred on the table's centre
+    assert (abs(x - width / 2) <= side / 2 + 1e-9).all()
+    assert (abs(y - depth / 2) <= side / 2 + 1e-9).all()
+    assert abs(x.mean() - width / 2) < 0.12 * side and abs(y.mean() - depth / 2) < 0.12 * side
+    # on an empty table, uniform over the square (KS against it)
     empty = Board(p)
     rng = new_rng(13, 1)
     xs, ys = [], []
@@ -1070,8 +1070,13 @@ def test_STK_T_9_caught_creature_goes_back_on_the_table(sticky, spot):
         place_token(rng, empty.px, empty.py, 7, p.fp, p.ip)
         xs.append(empty.px[7])
         ys.append(empty.py[7])
-    assert stats.kstest((np.array(xs) - width / 2) / sd, "norm").pvalue > ALPHA
-    assert stats.kstest((np.array(ys) - depth / 2) / sd, "norm").pvalue > ALPHA
+    assert stats.kstest((np.array(xs) - width / 2) / side + 0.5, "uniform").pvalue > ALPHA
+    assert stats.kstest((np.array(ys) - depth / 2) / side + 0.5, "uniform").pvalue > ALPHA
+    # a square wider than the table keeps every spot on it
+    wide = configure(sticky, {"table.centre_cm": 400.0}).params
+    for _ in range(200):
+        place_token(rng, empty.px, empty.py, 7, wide.fp, wide.ip)
+        assert r <= empty.px[7] <= width - r and r <= empty.py[7] <= depth - r
 
 
 def test_STK_T_9_a_game_puts_the_caught_creature_back(sticky):

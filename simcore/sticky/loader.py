@@ -59,7 +59,7 @@ ENGINE_LIMITS: tuple[Limit, ...] = (
     ("table.token_radius_cm", 1e-3, None, None, None),
     ("table.reach_cm", 0.0, None, None, None),
     ("table.placement_tries", 1, None, None, None),
-    ("table.return_sd_cm", 0.0, None, None, None),
+    ("table.centre_cm", 0.0, None, None, None),
     ("turn.tangle_window_s", 0.0, None, None, None),
     ("turn.tangle_p", 0.0, 1.0, None, None),
     ("turn.tangle_s", 0.0, None, None, None),
@@ -142,6 +142,8 @@ def compile_params(rules: RulesData) -> StickyParams:
         if skill[s, S.SK_REACT_MEAN] < skill[s, S.SK_REACT_MIN]:
             raise rules.fail(f"profiles.{name}.reaction_mean_s",
                              "must be at least reaction_min_s")
+        aim = skill[s, S.SK_AIM]
+        skill[s, S.SK_INV_TWO_VAR] = 1.0 / (2.0 * aim * aim) if aim > 0 else np.inf
 
     names = curse_names(rules)
     if rules["curses"] and not names:
@@ -155,6 +157,8 @@ def compile_params(rules: RulesData) -> StickyParams:
                 raise rules.fail(full, "missing from the Curse card")
             curse[c, j] = float(rules[full])
         texts.append(rules.get(f"curse.{name}.text", name))
+        af = curse[c, S.CU_AIM]
+        curse[c, S.CU_INV_AIM2] = 1.0 / (af * af) if af > 0 else np.inf
 
     fp = np.zeros(S.F_SIZE, dtype=np.float64)
     fp[S.F_WIDTH] = rules["table.width_cm"]
@@ -171,7 +175,7 @@ def compile_params(rules: RulesData) -> StickyParams:
     # the rethrow x (0.5 + u) the model always used
     fp[S.F_RETHROW_LO] = 1.0 - spread
     fp[S.F_RETHROW_SPAN] = 2.0 * spread
-    fp[S.F_RETURN_SD] = rules["table.return_sd_cm"]
+    fp[S.F_CENTRE] = rules["table.centre_cm"]
     fp[S.F_TANGLE_WINDOW] = rules["turn.tangle_window_s"]
     fp[S.F_TANGLE_P] = rules["turn.tangle_p"]
     fp[S.F_TANGLE_S] = rules["turn.tangle_s"]

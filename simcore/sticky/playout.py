@@ -21,7 +21,7 @@ from simcore.sticky.rules import (
     curse_choice,
     draw_curse,
     first_throw_time_v,
-    investigator_d2,
+    investigator_gap2,
     log,
     n_tokens,
     place_token_v,
@@ -129,7 +129,7 @@ def rank_seats(start_k, order, roller, players):
         order[rank] = s - players if s >= players else s
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def tangle_first_throws(st, start_t, start_k, order, aim_at, tangled, tangle_t, roller, players,
                         fp, ev, evn):
     """STK-T-10: two first throws at the same Creature, the later within
@@ -138,6 +138,16 @@ def tangle_first_throws(st, start_t, start_k, order, aim_at, tangled, tangle_t, 
     throw again ``turn.tangle_s`` after the later throw.  Updates the start times and the
     order; returns (tangles, rng state), the times of the later throws in ``tangle_t``."""
     window = fp[F_TANGLE_WINDOW]
+    # in order of time, a pair that close means two neighbours that close: most turns have
+    # none, and are done without a branch on the times
+    close = False
+    prev = start_t[order[0]]
+    for k in range(1, players):
+        cur = start_t[order[k]]
+        close |= cur - prev <= window
+        prev = cur
+    if not close:
+        return 0, st
     for s in range(players):
         tangled[s] = -1.0
     n = 0
@@ -232,11 +242,11 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         # Seats are raced in order of their first throw: the earliest usually wins, and a
         # seat that cannot beat the best finish so far stops at once.
         target = -1
-        inv_d2 = 0.0
+        gap2 = 0.0
         choose = colour < 0
         if not choose:
             target = creature_index(kind, colour, ip)
-            inv_d2 = investigator_d2(px, py, target, ip)
+            gap2 = investigator_gap2(px, py, target, fp, ip)
         s = roller
         for k in range(players):
             cursed = NO_CURSE
@@ -277,7 +287,7 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                 raced_n[k, c] = counters[c]
             t, res, caught, st = race_v(
                 st, rng, decide, sp, view, legal, px, py, aim_at[s], any_kind, s, start_t[s],
-                cursed_now[s], tokens, curse_of, skill, curse, phit, best, inv_d2, counters,
+                cursed_now[s], tokens, curse_of, skill, curse, phit, best, gap2, counters,
                 ev, evn, fp, ip, max_throws)
             for c in range(N_COUNTERS):
                 raced_n[k, c] = counters[c] - raced_n[k, c]
@@ -314,7 +324,7 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                     race_v((raced_st[k, 0], raced_st[k, 1], raced_st[k, 2], raced_st[k, 3]),
                            rng, decide, sp, view, legal, px, py, aim_at[s],
                            kind if choose else -1, s, start_t[s], cursed_now[s], tokens,
-                           curse_of, skill, curse, phit, best, inv_d2, scratch, None, evn, fp,
+                           curse_of, skill, curse, phit, best, gap2, scratch, None, evn, fp,
                            ip, max_throws)
                     for c in range(N_COUNTERS):
                         counters[c] += scratch[c] - raced_n[k, c]

@@ -36,6 +36,7 @@ from simcore.sticky.state import (
     CU_CATCH,
     CU_DELAY,
     CU_EXTRA,
+    CU_INV_AIM2,
     CU_TIME,
     D_CURSE,
     D_INVESTIGATOR,
@@ -47,11 +48,11 @@ from simcore.sticky.state import (
     EV_SHAKE,
     EV_THROW,
     F_CATCH_SCALE,
+    F_CENTRE,
     F_DEPTH,
     F_REACH,
     F_RETHROW_LO,
     F_RETHROW_SPAN,
-    F_RETURN_SD,
     F_ROLLER_ADV,
     F_SHAKE_DROP,
     F_SHAKE_S,
@@ -74,6 +75,7 @@ from simcore.sticky.state import (
     SIXTH_COLOUR,
     SK_AIM,
     SK_DETACH,
+    SK_INV_TWO_VAR,
     SK_NOTICE,
     SK_REACT_MEAN,
     SK_REACT_MIN,
@@ -149,17 +151,20 @@ def overlaps_any(px, py, n, x, y, min_d2):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def free_spot(st, px, py, n_check, ex, ey, x_lo, x_hi, fp, ip):
-    """A random spot in [x_lo, x_hi) x depth overlapping none of tokens 0..n_check-1 nor one
-    more token at (ex, ey) (OFF: none); after ``placement_tries`` failures the last spot tried
-    is used.  Returns (x, y, rng state).
+def free_spot(st, px, py, n_check, ex, ey, x_lo, x_hi, fp, ip, y_lo=0.0, y_hi=-1.0):
+    """A random spot for a token (wholly inside [x_lo, x_hi) x [y_lo, y_hi), by default the
+    table's depth) overlapping none of tokens 0..n_check-1 nor one more token at (ex, ey)
+    (OFF: none); after ``placement_tries`` failures the last spot tried is used.  Returns
+    (x, y, rng state).
 
     The extra token keeps the vector loads away from an array entry written just before (a
     store followed at once by a wider load of it stalls until the store retires): the caller
     checks the token it has just placed through (ex, ey)."""
     r = fp[F_TOKEN_R]
     min_d2 = 4.0 * r * r
-    y_span = max(fp[F_DEPTH] - 2.0 * r, 0.0)
+    if y_hi < y_lo:
+        y_hi = fp[F_DEPTH]
+    y_span = max(y_hi - y_lo - 2.0 * r, 0.0)
     x_span = max(x_hi - x_lo - 2.0 * r, 0.0)
     x = 0.0
     y = 0.0
@@ -167,7 +172,7 @@ def free_spot(st, px, py, n_check, ex, ey, x_lo, x_hi, fp, ip):
         u, st = rng_uniform_v(st)
         x = x_lo + r + u * x_span
         u, st = rng_uniform_v(st)
-        y = r + u * y_span
+        y = y_lo + r + u * y_span
         dx = ex - x
         dy = ey - y
         if not (overlaps_any(px, py, n_check, x, y, min_d2) | (dx * dx + dy * dy < min_d2)):
@@ -176,40 +181,27 @@ def free_spot(st, px, py, n_check, ex, ey, x_lo, x_hi, fp, ip):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def centre_spot(st, px, py, n_check, fp, ip):
-    """STK-T-9 "put back in the center of the table": a spot scattered around the centre of
-    the table (a normal error of ``table.return_sd_cm`` along each axis, kept on the table)
-    overlapping none of tokens 0..n_check-1; after ``placement_tries`` failures the last spot
-    tried is used.  Returns (x, y, rng state)."""
-    r = fp[F_TOKEN_R]
-    min_d2 = 4.0 * r * r
-    width = fp[F_WIDTH]
-    depth = fp[F_DEPTH]
-    sd = fp[F_RETURN_SD]
-    x = 0.0
-    y = 0.0
-    for _ in range(ip[I_PLACE_TRIES]):
-        u, st = rng_uniform_v(st)
-        v, st = rng_uniform_v(st)
-        rad = sd * math.sqrt(-2.0 * log_libm(1.0 - u))  # Box-Muller: two normals
-        sn, cs = sincos_turn(2.0 * math.pi * v)
-        x = min(max(0.5 * width + rad * cs, r), max(width - r, r))
-        y = min(max(0.5 * depth + rad * sn, r), max(depth - r, r))
-        if not overlaps_any(px, py, n_check, x, y, min_d2):
-            break
-    return x, y, st
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def place_token_v(st, px, py, idx, fp, ip):
-    """STK-T-9: put token ``idx`` back on the table touching no other token: at the centre
-    (``return_spot = "centre"``, the text) or anywhere (``"random"``)."""
+    """STK-T-9: put token ``idx`` back on the table touching no other token: in the centre
+    of the table (``return_spot = "centre"``, the text: a random spot of the central square
+    of side ``table.centre_cm``, kept on the table) or anywhere (``"random"``, as at setup).
+    The spot is drawn again while it touches a token; after ``placement_tries`` failures the
+    last one tried is used."""
     px[idx] = OFF  # lifted off the table while a spot is sought
     py[idx] = OFF
+    width = fp[F_WIDTH]
+    depth = fp[F_DEPTH]
     if ip[I_RETURN_CENTRE] == 1:
-        x, y, st = centre_spot(st, px, py, n_tokens(ip), fp, ip)
+        r = fp[F_TOKEN_R]
+        half = 0.5 * fp[F_CENTRE]
+        x_lo = min(max(0.5 * width - half - r, 0.0), max(width - 2.0 * r, 0.0))
+        x_hi = max(min(0.5 * width + half + r, width), x_lo + 2.0 * r)
+        y_lo = min(max(0.5 * depth - half - r, 0.0), max(depth - 2.0 * r, 0.0))
+        y_hi = max(min(0.5 * depth + half + r, depth), y_lo + 2.0 * r)
+        x, y, st = free_spot(st, px, py, n_tokens(ip), OFF, OFF, x_lo, x_hi, fp, ip, y_lo,
+                             y_hi)
     else:
-        x, y, st = free_spot(st, px, py, n_tokens(ip), OFF, OFF, 0.0, fp[F_WIDTH], fp, ip)
+        x, y, st = free_spot(st, px, py, n_tokens(ip), OFF, OFF, 0.0, width, fp, ip)
     px[idx] = x
     py[idx] = y
     return st
@@ -550,17 +542,29 @@ def landing_stuck(st, px, py, n, tx, ty, u, two_var, reach2):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def landing_threshold(inv_d2, reach, two_var):
-    """A draw ``u`` below which a throw cannot reach any Investigator: a landing radius of at
-    least sqrt(inv_d2) - reach needs u >= 1 - exp(-x), x = (sqrt(inv_d2) - reach)^2 / two_var;
-    the threshold returned is 1 - 1 / (1 + x + x^2/2 + x^3/6 + x^4/24), never above that
-    (e^x is at least its first five terms), and needs no exp.  A throw at or above it has its
-    landing point computed; the exact test follows."""
-    d = math.sqrt(inv_d2) - reach
-    if d <= 0.0:
-        return 0.0
-    x = d * d / two_var
-    return 1.0 - 1.0 / (1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0)))))
+def investigator_gap2(px, py, target, fp, ip):
+    """(distance from ``target`` to the nearest Investigator's centre, less the reach)^2, 0
+    when within the reach, INF with none: a throw at ``target`` can pick up an Investigator
+    only if it lands at least that far (squared) from the target."""
+    d = math.sqrt(investigator_d2(px, py, target, ip)) - (fp[F_REACH] + fp[F_TOKEN_R])
+    return d * d if d > 0.0 else 0.0
+
+
+NEED_SLACK = 1.0 + 1e-9  # rounding room for the test below: it may take a throw too many
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def landing_need(gap2, inv_two_var):
+    """For a throw whose aim error has variance 1 / (2 inv_two_var) per axis: a factor P such
+    that a hit-or-miss draw ``u`` with (1 - u) P > NEED_SLACK cannot reach an Investigator
+    ``investigator_gap2`` = gap2 away.  A landing radius of at least sqrt(gap2) needs
+    1 - u <= exp(-x), x = gap2 inv_two_var; P = 1 + x + x^2/2 + x^3/6 + x^4/24 is at most
+    e^x, so the test never turns such a throw away, and it needs no exp and no division.
+    The draws that pass it have their landing point computed; the exact test follows."""
+    if gap2 <= 0.0:
+        return 1.0
+    x = gap2 * inv_two_var
+    return 1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0))))
 
 
 @njit(cache=True)
@@ -607,7 +611,7 @@ def first_throw_time(rng, seat, is_roller, cursed, skill, curse, fp):
 @njit(cache=True, _nrt=False, inline="always")
 def race_v(
     st, rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed, tokens,
-    curse_of, skill, curse, phit, best, inv_d2, counters, ev, evn, fp, ip, max_throws,
+    curse_of, skill, curse, phit, best, gap2, counters, ev, evn, fp, ip, max_throws,
 ):
     """Play seat ``seat``'s turn from its first throw at time ``t``: throw at ``target``
     until it detaches a Creature that ends the turn, or it cannot beat ``best`` (the
@@ -615,10 +619,10 @@ def race_v(
 
     ``any_kind`` >= 0 when any Creature of that kind counts; ``cursed`` is the Curse card
     the seat respects this turn (or NO_CURSE); ``phit[seat, 1 + cursed]`` the chance that
-    one of its throws hits; ``inv_d2`` the squared distance from the target to the nearest
-    Investigator (``investigator_d2``).  Returns (finish time, RACE_* result, token caught,
-    rng state): the finish is INF for RACE_LOST, and the time the seat stopped for
-    RACE_GAVE_UP.  ``counters`` gathers [throws that caught the target with an Investigator
+    one of its throws hits; ``gap2`` how far (squared) a throw must land from the target to
+    reach an Investigator (``investigator_gap2``).  Returns (finish time, RACE_* result,
+    token caught, rng state): the finish is INF for RACE_LOST, and the time the seat stopped
+    for RACE_GAVE_UP.  ``counters`` gathers [throws that caught the target with an Investigator
     aboard, shakes, throws that picked up an Investigator] up to ``best``.  The generator
     state is the value ``st``; ``rng`` is its array, used only to hand the strategy the
     current state.
@@ -629,16 +633,18 @@ def race_v(
     further shakes (turn.shake_s each) before the next throw, one not noticed is thrown
     with.  On the common path (a designated target, no extra_creature Curse) only
     Investigators matter besides the target, and a throw's landing point is computed only
-    when it could reach one (``landing_threshold``).  Otherwise (the "any" face, or the
+    when it could reach one (``landing_need``).  Otherwise (the "any" face, or the
     extra_creature Curse, where other Creatures count) every throw's landing point is
     computed and every token checked.
     """
     tf = 1.0
     af = 1.0
+    inv_af2 = 1.0
     extra = False
     if cursed != NO_CURSE:
         tf = curse[cursed, CU_TIME]
         af = curse[cursed, CU_AIM]
+        inv_af2 = curse[cursed, CU_INV_AIM2]
         extra = curse[cursed, CU_EXTRA] > 0.5
     aim_sd = skill[seat, SK_AIM] * af
     rethrow = skill[seat, SK_RETHROW] * tf
@@ -654,7 +660,7 @@ def race_v(
     inv_bits = low_bits(n_inv)
     general = extra or any_kind >= 0
     n_check = n_tokens(ip) if general else n_inv
-    u_need = 0.0 if general else landing_threshold(inv_d2, reach, two_var)
+    need = 1.0 if general else landing_need(gap2, skill[seat, SK_INV_TWO_VAR] * inv_af2)
     any_bits = kind_bits(any_kind, ip) if any_kind >= 0 else np.uint64(0)
     aboard = np.uint64(0)  # what is on the tentacle (the target too, once caught)
     caught = -1  # the target, once on the tentacle
@@ -667,7 +673,7 @@ def race_v(
         u, st = rng_uniform_v(st)
         got = aim if u < p_hit else -1
         new = np.uint64(0)
-        if u >= u_need:  # the landing point matters: where did it land, what stuck?
+        if (1.0 - u) * need <= NEED_SLACK:  # it may matter where it lands: what stuck?
             m, _lx, _ly, st = landing_stuck(st, px, py, n_check, px[aim], py[aim], u, two_var,
                                             reach2)
             new = m & ~(aboard | bit(aim))
@@ -763,12 +769,12 @@ def race_v(
 @njit(cache=True)
 def race(
     rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed, tokens, curse_of,
-    skill, curse, phit, best, inv_d2, counters, ev, evn, fp, ip, max_throws,
+    skill, curse, phit, best, gap2, counters, ev, evn, fp, ip, max_throws,
 ):
     """``race_v`` on a generator array: (finish time, RACE_* result, token caught)."""
     t, res, caught, st = race_v(
         rng_load(rng), rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed,
-        tokens, curse_of, skill, curse, phit, best, inv_d2, counters, ev, evn, fp, ip,
+        tokens, curse_of, skill, curse, phit, best, gap2, counters, ev, evn, fp, ip,
         max_throws)
     rng_save(rng, st)
     return t, res, caught

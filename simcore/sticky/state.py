@@ -19,7 +19,7 @@ F_SHAKE_DROP = 7
 F_CATCH_SCALE = 8
 F_RETHROW_LO = 9  # a rethrow takes rethrow_s x (F_RETHROW_LO + F_RETHROW_SPAN x uniform)
 F_RETHROW_SPAN = 10
-F_RETURN_SD = 11  # STK-T-9: scatter (cm, each axis) of a token put back at the centre
+F_CENTRE = 11  # STK-T-9: side (cm) of the central square a caught Creature is put back in
 F_TANGLE_WINDOW = 12  # STK-T-10: first throws this close in time (s) may tangle
 F_TANGLE_P = 13  # ... with this chance
 F_TANGLE_S = 14  # ... costing both players this long (s)
@@ -58,7 +58,8 @@ SK_RETHROW = 2
 SK_AIM = 3
 SK_DETACH = 4
 SK_NOTICE = 5  # chance of noticing an Investigator stuck with the target before detaching
-SK_SIZE = 6
+SK_INV_TWO_VAR = 6  # derived by the loader: 1 / (2 aim_sd_cm^2) (inf for a perfect aim)
+SK_SIZE = 7
 SKILL_KEYS = ("reaction_min_s", "reaction_mean_s", "rethrow_s", "aim_sd_cm", "detach_s",
               "notice_p")
 
@@ -68,7 +69,8 @@ CU_AIM = 1
 CU_DELAY = 2
 CU_EXTRA = 3
 CU_CATCH = 4
-CU_SIZE = 5
+CU_INV_AIM2 = 5  # derived by the loader: 1 / aim_factor^2
+CU_SIZE = 6
 CURSE_KEYS = ("time_factor", "aim_factor", "delay_s", "extra_creature", "catch_p")
 
 NO_CURSE = -1
