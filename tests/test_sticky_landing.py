@@ -16,7 +16,14 @@ from numba import njit
 from scipy import integrate, stats
 
 from simcore.kernels import new_rng, rng_load, rng_seed, rng_uniform_v
-from simcore.sticky.rules import NEED_SLACK, OFF, creature_index, landing_need, landing_stuck
+from simcore.sticky.rules import (
+    NEED_SLACK,
+    OFF,
+    creature_index,
+    landing_need,
+    landing_stuck,
+    sincos_of_turn,
+)
 from simcore.sticky.state import EV_THROW, F_REACH, F_TOKEN_R, MAX_TOKENS, SK_AIM
 from tests.test_sticky_rules import Board, run_race
 
@@ -54,7 +61,8 @@ def test_STK_T_3_the_landing_radius_follows_from_the_hit_draw(sticky):
     out = landings(3, 20_000, tx, ty, two_var, reach * reach, px, py)
     u = out[:, 0]
     r = np.hypot(out[:, 1] - tx, out[:, 2] - ty)
-    assert np.allclose(r, np.sqrt(-two_var * np.log1p(-u)), rtol=1e-12, atol=1e-12)
+    # (the landing point's sine and cosine are within 1.8e-9 of the library's, see rules.py)
+    assert np.allclose(r, np.sqrt(-two_var * np.log1p(-u)), rtol=5e-9, atol=0)
     hit = u < p.phit[0, 0]
     assert (r[hit] <= reach).all() and (r[~hit] > reach).all()
     assert stats.kstest(r, "rayleigh", args=(0, sd)).pvalue > ALPHA
@@ -154,6 +162,24 @@ def test_STK_T_3_investigator_contacts_at_the_defaults(sticky):
     hits = recs["investigator_hits"].mean()
     assert 1.7 < contacts < 2.5 and 0.5 < hits < 0.85
     assert contacts > 2.5 * hits
+
+
+def test_STK_T_3_landing_sine_and_cosine_within_their_bound():
+    """sincos_of_turn: within 1.8e-9 of the C library's sin and cos of 2 pi v over a turn
+    (the bound REACH_GUARD is sized for), exact at the quarter turns."""
+    v = np.concatenate([np.linspace(0.0, 1.0, 400_001)[:-1], [0.125, 0.375, 1 - 2**-53]])
+    out = turn_sincos(v)
+    assert np.abs(out[:, 0] - np.sin(2 * np.pi * v)).max() < 1.8e-9
+    assert np.abs(out[:, 1] - np.cos(2 * np.pi * v)).max() < 1.8e-9
+    assert list(turn_sincos(np.array([0.0, 0.25, 0.5, 0.75]))[:, 1]) == [1.0, 0.0, -1.0, 0.0]
+
+
+@njit(cache=True)
+def turn_sincos(v):
+    out = np.empty((v.shape[0], 2))
+    for i in range(v.shape[0]):
+        out[i, 0], out[i, 1] = sincos_of_turn(v[i])
+    return out
 
 
 def test_new_rng_is_the_playout_stream():

@@ -191,6 +191,7 @@ def compile_params(rules: RulesData) -> StickyParams:
     ip[S.I_SIXTH_COLOUR] = max(sixth_index, 0)
     ip[S.I_RETURN_CENTRE] = 1 if rules["return_spot"] == "centre" else 0
     ip[S.I_TANGLES] = 1 if rules["tangles"] else 0
+    ip[S.I_PUT_BACK_CLEAR] = 1 if rules["table.put_back_clear"] else 0
     ip[S.I_MAX_TURNS] = rules["max_turns"]
     ip[S.I_MAX_THROWS] = rules["max_throws"]
     ip[S.I_N_CURSES] = len(names)

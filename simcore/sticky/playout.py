@@ -28,6 +28,7 @@ from simcore.sticky.rules import (
     race_v,
     roll_dice_v,
     setup_table_v,
+    throw_need,
 )
 from simcore.sticky.state import (
     EV_CURSE_CHOICE,
@@ -106,12 +107,13 @@ def new_workspace(n_curses):
     start_k = np.zeros(MAX_SEATS, dtype=np.float64)
     tangled = np.zeros(MAX_SEATS, dtype=np.float64)  # when a tangled seat throws again (or -1)
     tangle_t = np.zeros(MAX_SEATS, dtype=np.float64)  # when this turn's tangles happened
+    need_at = np.zeros(MAX_SEATS, dtype=np.float64)  # each seat's throw_need this turn
     raced_st = np.zeros((MAX_SEATS, 4), dtype=np.uint64)  # each seat's stream as its race began
     raced_n = np.zeros((MAX_SEATS, N_COUNTERS), dtype=np.int64)  # the counters it added
     scratch = np.zeros(N_COUNTERS, dtype=np.int64)
     return (px, py, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
             start_t, order, cursed_now, aim_at, start_k, tangled, tangle_t, raced_st, raced_n,
-            scratch)
+            scratch, need_at)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -186,7 +188,7 @@ def tangle_first_throws(st, start_t, start_k, order, aim_at, tangled, tangle_t, 
 def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
     """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout)."""
     (px, py, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters, start_t, order,
-     cursed_now, aim_at, start_k, tangled, tangle_t, raced_st, raced_n, scratch) = ws
+     cursed_now, aim_at, start_k, tangled, tangle_t, raced_st, raced_n, scratch, need_at) = ws
     for k in range(N_COUNTERS):
         counters[k] = 0
     players = ip[I_PLAYERS]
@@ -260,6 +262,7 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                                           curse_of, fp, ip)
                 st = rng_load(rng)
             t0, st = first_throw_time_v(st, s, s == roller, cursed, skill, curse, fp)
+            need_at[s] = throw_need(gap2, s, cursed, skill, curse)
             start_t[s] = t0
             start_k[k] = t0  # by position from the roller
             s += 1
@@ -287,8 +290,8 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                 raced_n[k, c] = counters[c]
             t, res, caught, st = race_v(
                 st, rng, decide, sp, view, legal, px, py, aim_at[s], any_kind, s, start_t[s],
-                cursed_now[s], tokens, curse_of, skill, curse, phit, best, gap2, counters,
-                ev, evn, fp, ip, max_throws)
+                cursed_now[s], tokens, curse_of, skill, curse, phit, best, need_at[s],
+                counters, ev, evn, fp, ip, max_throws)
             for c in range(N_COUNTERS):
                 raced_n[k, c] = counters[c] - raced_n[k, c]
             if res == RACE_GAVE_UP:
@@ -324,8 +327,8 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                     race_v((raced_st[k, 0], raced_st[k, 1], raced_st[k, 2], raced_st[k, 3]),
                            rng, decide, sp, view, legal, px, py, aim_at[s],
                            kind if choose else -1, s, start_t[s], cursed_now[s], tokens,
-                           curse_of, skill, curse, phit, best, gap2, scratch, None, evn, fp,
-                           ip, max_throws)
+                           curse_of, skill, curse, phit, best, need_at[s], scratch, None, evn,
+                           fp, ip, max_throws)
                     for c in range(N_COUNTERS):
                         counters[c] += scratch[c] - raced_n[k, c]
         # STK-T-10: a tangle counts if the turn was still on at the later throw

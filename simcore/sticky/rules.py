@@ -27,7 +27,6 @@ from simcore.kernels import (
     rng_save,
     rng_uniform,
     rng_uniform_v,
-    sincos_turn,
 )
 from simcore.sticky.state import (
     A_DETACH,
@@ -66,6 +65,7 @@ from simcore.sticky.state import (
     I_MAX_THROWS,
     I_PLACE_TRIES,
     I_PLAYERS,
+    I_PUT_BACK_CLEAR,
     I_RETURN_CENTRE,
     I_SIXTH_COLOUR,
     I_SIXTH_MODE,
@@ -182,15 +182,18 @@ def free_spot(st, px, py, n_check, ex, ey, x_lo, x_hi, fp, ip, y_lo=0.0, y_hi=-1
 
 @njit(cache=True, _nrt=False, inline="always")
 def place_token_v(st, px, py, idx, fp, ip):
-    """STK-T-9: put token ``idx`` back on the table touching no other token: in the centre
-    of the table (``return_spot = "centre"``, the text: a random spot of the central square
-    of side ``table.centre_cm``, kept on the table) or anywhere (``"random"``, as at setup).
-    The spot is drawn again while it touches a token; after ``placement_tries`` failures the
-    last one tried is used."""
+    """STK-T-9: put token ``idx`` back on the table: in the centre of the table
+    (``return_spot = "centre"``, the text: a random spot of the central square of side
+    ``table.centre_cm``, kept on the table) or anywhere (``"random"``, as at setup).  It lies
+    where it is dropped, maybe touching another token, unless ``table.put_back_clear``: then
+    the spot is drawn again while it touches a token (after ``placement_tries`` failures the
+    last one tried is used)."""
     px[idx] = OFF  # lifted off the table while a spot is sought
     py[idx] = OFF
     width = fp[F_WIDTH]
     depth = fp[F_DEPTH]
+    # with overlaps allowed, the first spot drawn is kept: a spot is checked against no token
+    n_check = n_tokens(ip) if ip[I_PUT_BACK_CLEAR] == 1 else 0
     if ip[I_RETURN_CENTRE] == 1:
         r = fp[F_TOKEN_R]
         half = 0.5 * fp[F_CENTRE]
@@ -198,10 +201,9 @@ def place_token_v(st, px, py, idx, fp, ip):
         x_hi = max(min(0.5 * width + half + r, width), x_lo + 2.0 * r)
         y_lo = min(max(0.5 * depth - half - r, 0.0), max(depth - 2.0 * r, 0.0))
         y_hi = max(min(0.5 * depth + half + r, depth), y_lo + 2.0 * r)
-        x, y, st = free_spot(st, px, py, n_tokens(ip), OFF, OFF, x_lo, x_hi, fp, ip, y_lo,
-                             y_hi)
+        x, y, st = free_spot(st, px, py, n_check, OFF, OFF, x_lo, x_hi, fp, ip, y_lo, y_hi)
     else:
-        x, y, st = free_spot(st, px, py, n_tokens(ip), OFF, OFF, 0.0, width, fp, ip)
+        x, y, st = free_spot(st, px, py, n_check, OFF, OFF, 0.0, width, fp, ip)
     px[idx] = x
     py[idx] = y
     return st
@@ -492,27 +494,52 @@ def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, aboard, caug
 
 
 # ---- throws ----------------------------------------------------------------------------
-# Landing points are computed with kernels.sincos_turn (inline, within one ulp of the C
-# library's sin and cos).  A last-bit difference moves a landing point by a few ulps of its
-# coordinates and a squared distance d2 by about 1e-15 (1 + d2 + reach^2) at most, so it can
-# change whether a token sticks only when |d2 - reach^2| < REACH_GUARD (1 + d2 + reach^2): then
-# (practically never) the landing point is computed again with the library's sin and cos, so
-# every record is exactly what the library alone gives.
-REACH_GUARD = 1e-10
+# A landing point is T + r (cos 2 pi v, sin 2 pi v).  The sine and cosine come from
+# ``sincos_of_turn``: short Taylor polynomials, each within 1.8e-9 of the true values (see
+# there), so the point is within 2.6e-9 r of the one the C library's sin and cos give, and a
+# squared distance d2 from it within 2.6e-9 (d2 + r^2) of the library's.  That can change
+# whether a token sticks only when |d2 - reach^2| < REACH_GUARD (1 + d2 + reach^2 + r^2),
+# REACH_GUARD being 38 times that bound: then (about once in a million landings) the point is
+# computed again with the library's sin and cos, so every record is exactly what the library
+# alone gives.
+REACH_GUARD = 1e-7
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def stuck_mask(px, py, n, lx, ly, reach2):
+def sincos_of_turn(v):
+    """(sin 2 pi v, cos 2 pi v) for 0 <= v < 1, each within 1.8e-9: the angle less the
+    nearest quarter turn is y, |y| <= pi/4 (exact but for the rounding of pi/2), and sin y,
+    cos y are their Taylor polynomials to y^9 and y^10 (alternating series: the error is at
+    most the first term left out, (pi/4)^11 / 11! = 1.8e-9 and (pi/4)^12 / 12! = 1.2e-10).
+    No branch depends on v."""
+    q = np.int64(4.0 * v + 0.5)
+    y = (4.0 * v - q) * (0.5 * math.pi)
+    z = y * y
+    s = y * (1.0 + z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0
+                                                           + z * (1.0 / 362880.0)))))
+    c = 1.0 + z * (-0.5 + z * (1.0 / 24.0 + z * (-1.0 / 720.0 + z * (1.0 / 40320.0
+                                                                    - z * (1.0 / 3628800.0)))))
+    sn = c if q & 1 else s
+    cs = s if q & 1 else c
+    sn = -sn if q & 2 else sn
+    cs = -cs if (q + 1) & 2 else cs
+    return sn, cs
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def stuck_mask(px, py, n, lx, ly, reach2, r2=0.0):
     """Which of tokens 0..n-1 a throw landing at (lx, ly) picks up (their edge within the
     reach: centre within sqrt(reach2)), as a bit mask, and whether any lies within
-    REACH_GUARD of the reach.  Branch-free, so the loop vectorises."""
+    REACH_GUARD of the reach (for a landing point ``r2`` = r^2 from the target, see above).
+    Branch-free, so the loop vectorises."""
     m = np.uint64(0)
     close = False
+    scale = 1.0 + reach2 + r2
     for j in range(n):
         dx = px[j] - lx
         dy = py[j] - ly
         d2 = dx * dx + dy * dy
-        close |= abs(d2 - reach2) < REACH_GUARD * (1.0 + d2 + reach2)
+        close |= abs(d2 - reach2) < REACH_GUARD * (scale + d2)
         m |= np.uint64(d2 <= reach2) << np.uint64(j)
     return m, close
 
@@ -524,17 +551,18 @@ def landing_stuck(st, px, py, n, tx, ty, u, two_var, reach2):
     aim error is an isotropic normal of variance two_var / 2 per axis: below the reach on a
     hit, beyond it on a miss); one more draw gives the angle.  Returns (bit mask, landing x,
     landing y, rng state)."""
-    r = math.sqrt(-two_var * log_libm(1.0 - u))
+    r2 = -two_var * log_libm(1.0 - u)
+    r = math.sqrt(r2)
     v, st = rng_uniform_v(st)
-    theta = 2.0 * math.pi * v
-    sn, cs = sincos_turn(theta)
+    sn, cs = sincos_of_turn(v)
     lx = tx + r * cs
     ly = ty + r * sn
-    m, close = stuck_mask(px, py, n, lx, ly, reach2)
+    m, close = stuck_mask(px, py, n, lx, ly, reach2, r2)
     if close:
-        # sincos_turn may differ from the C library's sin and cos in the last bit; that can
-        # matter only for a token this close to the reach, which practically never happens:
-        # then take the library's values
+        # the polynomials may differ from the C library's sin and cos by up to 1.8e-9; that
+        # can matter only for a token this close to the reach, which practically never
+        # happens: then take the library's values
+        theta = 2.0 * math.pi * v
         lx = tx + r * math.cos(theta)
         ly = ty + r * math.sin(theta)
         m, close = stuck_mask(px, py, n, lx, ly, reach2)
@@ -565,6 +593,16 @@ def landing_need(gap2, inv_two_var):
         return 1.0
     x = gap2 * inv_two_var
     return 1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0))))
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def throw_need(gap2, seat, cursed, skill, curse):
+    """``landing_need`` for ``seat``'s throws this turn (its aim, widened by the Curse it
+    respects, if any)."""
+    inv = skill[seat, SK_INV_TWO_VAR]
+    if cursed != NO_CURSE:
+        inv *= curse[cursed, CU_INV_AIM2]
+    return landing_need(gap2, inv)
 
 
 @njit(cache=True)
@@ -611,7 +649,7 @@ def first_throw_time(rng, seat, is_roller, cursed, skill, curse, fp):
 @njit(cache=True, _nrt=False, inline="always")
 def race_v(
     st, rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed, tokens,
-    curse_of, skill, curse, phit, best, gap2, counters, ev, evn, fp, ip, max_throws,
+    curse_of, skill, curse, phit, best, need, counters, ev, evn, fp, ip, max_throws,
 ):
     """Play seat ``seat``'s turn from its first throw at time ``t``: throw at ``target``
     until it detaches a Creature that ends the turn, or it cannot beat ``best`` (the
@@ -619,8 +657,8 @@ def race_v(
 
     ``any_kind`` >= 0 when any Creature of that kind counts; ``cursed`` is the Curse card
     the seat respects this turn (or NO_CURSE); ``phit[seat, 1 + cursed]`` the chance that
-    one of its throws hits; ``gap2`` how far (squared) a throw must land from the target to
-    reach an Investigator (``investigator_gap2``).  Returns (finish time, RACE_* result,
+    one of its throws hits; ``need`` the factor ``throw_need`` gives for the target's gap to
+    the nearest Investigator (``investigator_gap2``).  Returns (finish time, RACE_* result,
     token caught, rng state): the finish is INF for RACE_LOST, and the time the seat stopped
     for RACE_GAVE_UP.  ``counters`` gathers [throws that caught the target with an Investigator
     aboard, shakes, throws that picked up an Investigator] up to ``best``.  The generator
@@ -639,12 +677,10 @@ def race_v(
     """
     tf = 1.0
     af = 1.0
-    inv_af2 = 1.0
     extra = False
     if cursed != NO_CURSE:
         tf = curse[cursed, CU_TIME]
         af = curse[cursed, CU_AIM]
-        inv_af2 = curse[cursed, CU_INV_AIM2]
         extra = curse[cursed, CU_EXTRA] > 0.5
     aim_sd = skill[seat, SK_AIM] * af
     rethrow = skill[seat, SK_RETHROW] * tf
@@ -660,7 +696,8 @@ def race_v(
     inv_bits = low_bits(n_inv)
     general = extra or any_kind >= 0
     n_check = n_tokens(ip) if general else n_inv
-    need = 1.0 if general else landing_need(gap2, skill[seat, SK_INV_TWO_VAR] * inv_af2)
+    if general:
+        need = 1.0
     any_bits = kind_bits(any_kind, ip) if any_kind >= 0 else np.uint64(0)
     aboard = np.uint64(0)  # what is on the tentacle (the target too, once caught)
     caught = -1  # the target, once on the tentacle
@@ -771,10 +808,12 @@ def race(
     rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed, tokens, curse_of,
     skill, curse, phit, best, gap2, counters, ev, evn, fp, ip, max_throws,
 ):
-    """``race_v`` on a generator array: (finish time, RACE_* result, token caught)."""
+    """``race_v`` on a generator array, for a target ``investigator_gap2`` = gap2 from the
+    nearest Investigator: (finish time, RACE_* result, token caught)."""
+    need = throw_need(gap2, seat, cursed, skill, curse)
     t, res, caught, st = race_v(
         rng_load(rng), rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed,
-        tokens, curse_of, skill, curse, phit, best, gap2, counters, ev, evn, fp, ip,
+        tokens, curse_of, skill, curse, phit, best, need, counters, ev, evn, fp, ip,
         max_throws)
     rng_save(rng, st)
     return t, res, caught

@@ -44,7 +44,8 @@ I_SUPPLY = 14
 I_SIXTH_COLOUR = 15  # the colour those faces show (SIXTH_COLOUR)
 I_RETURN_CENTRE = 16  # STK-T-9: 1 = put back at the centre, 0 = anywhere on the table
 I_TANGLES = 17  # STK-T-10: 1 = first throws may tangle
-I_SIZE = 18
+I_PUT_BACK_CLEAR = 18  # STK-T-9: 1 = a token put back touches no other (as at setup)
+I_SIZE = 19
 
 SIXTH_COLOUR = 0  # the face shows a colour (blue, by a published review: blue on two faces)
 SIXTH_REROLL = 1  # the face is rolled again
