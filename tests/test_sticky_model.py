@@ -35,11 +35,14 @@ def test_equal_skills_give_every_seat_an_equal_chance(sticky, players):
 
 @pytest.mark.parametrize("players", [3, 5])
 def test_first_player_has_no_edge_without_roller_advantage(sticky, players):
-    """Seat 0 rolls first, but with roller_advantage_s = 0 rolling gives nothing."""
+    """The last seat rolls first, but with roller_advantage_s = 0 rolling gives nothing.  A
+    99.9% interval (a 95% one fails for one seed in twenty: at seed 102, 3 players, the first
+    roller has 32.48%, 31.83-33.13; a million games give 33.40% at 3 players and 20.04% at
+    5)."""
     config = sticky.configure({"players": players, "first_player": players - 1})
     n = 20_000
     counts = seat_counts(sticky.run_batch(config, 102, 0, n), players)
-    r = wilson(int(counts[players - 1]), n)
+    r = wilson(int(counts[players - 1]), n, z=3.29)
     assert r.lo <= 1 / players <= r.hi
 
 
