@@ -176,6 +176,15 @@ def compile_params(rules: RulesData) -> StickyParams:
     fp[S.F_RETHROW_LO] = 1.0 - spread
     fp[S.F_RETHROW_SPAN] = 2.0 * spread
     fp[S.F_CENTRE] = rules["table.centre_cm"]
+    # the central square (for a token's centre), kept on the table, as the rectangle its
+    # whole token lies in
+    r = fp[S.F_TOKEN_R]
+    for lo_i, hi_i, size in ((S.F_CENTRE_X0, S.F_CENTRE_X1, fp[S.F_WIDTH]),
+                             (S.F_CENTRE_Y0, S.F_CENTRE_Y1, fp[S.F_DEPTH])):
+        half = 0.5 * fp[S.F_CENTRE]
+        lo = min(max(0.5 * size - half - r, 0.0), max(size - 2.0 * r, 0.0))
+        fp[lo_i] = lo
+        fp[hi_i] = max(min(0.5 * size + half + r, size), lo + 2.0 * r)
     fp[S.F_TANGLE_WINDOW] = rules["turn.tangle_window_s"]
     fp[S.F_TANGLE_P] = rules["turn.tangle_p"]
     fp[S.F_TANGLE_S] = rules["turn.tangle_s"]

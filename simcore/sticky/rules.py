@@ -19,6 +19,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from simcore.kernels import (
+    fma,
     log_event,
     log_libm,
     rng_exponential_v,
@@ -47,7 +48,10 @@ from simcore.sticky.state import (
     EV_SHAKE,
     EV_THROW,
     F_CATCH_SCALE,
-    F_CENTRE,
+    F_CENTRE_X0,
+    F_CENTRE_X1,
+    F_CENTRE_Y0,
+    F_CENTRE_Y1,
     F_DEPTH,
     F_REACH,
     F_RETHROW_LO,
@@ -191,17 +195,11 @@ def place_token_v(st, px, py, idx, fp, ip):
     px[idx] = OFF  # lifted off the table while a spot is sought
     py[idx] = OFF
     width = fp[F_WIDTH]
-    depth = fp[F_DEPTH]
     # with overlaps allowed, the first spot drawn is kept: a spot is checked against no token
     n_check = n_tokens(ip) if ip[I_PUT_BACK_CLEAR] == 1 else 0
-    if ip[I_RETURN_CENTRE] == 1:
-        r = fp[F_TOKEN_R]
-        half = 0.5 * fp[F_CENTRE]
-        x_lo = min(max(0.5 * width - half - r, 0.0), max(width - 2.0 * r, 0.0))
-        x_hi = max(min(0.5 * width + half + r, width), x_lo + 2.0 * r)
-        y_lo = min(max(0.5 * depth - half - r, 0.0), max(depth - 2.0 * r, 0.0))
-        y_hi = max(min(0.5 * depth + half + r, depth), y_lo + 2.0 * r)
-        x, y, st = free_spot(st, px, py, n_check, OFF, OFF, x_lo, x_hi, fp, ip, y_lo, y_hi)
+    if ip[I_RETURN_CENTRE] == 1:  # (the central square's bounds come from the loader)
+        x, y, st = free_spot(st, px, py, n_check, OFF, OFF, fp[F_CENTRE_X0], fp[F_CENTRE_X1],
+                             fp, ip, fp[F_CENTRE_Y0], fp[F_CENTRE_Y1])
     else:
         x, y, st = free_spot(st, px, py, n_check, OFF, OFF, 0.0, width, fp, ip)
     px[idx] = x
@@ -515,10 +513,16 @@ def sincos_of_turn(v):
     q = np.int64(4.0 * v + 0.5)
     y = (4.0 * v - q) * (0.5 * math.pi)
     z = y * y
-    s = y * (1.0 + z * (-1.0 / 6.0 + z * (1.0 / 120.0 + z * (-1.0 / 5040.0
-                                                           + z * (1.0 / 362880.0)))))
-    c = 1.0 + z * (-0.5 + z * (1.0 / 24.0 + z * (-1.0 / 720.0 + z * (1.0 / 40320.0
-                                                                    - z * (1.0 / 3628800.0)))))
+    # Horner's scheme with fused multiply-adds (half the latency of a multiply then an add)
+    s = fma(z, 1.0 / 362880.0, -1.0 / 5040.0)
+    s = fma(z, s, 1.0 / 120.0)
+    s = fma(z, s, -1.0 / 6.0)
+    s = fma(z * y, s, y)
+    c = fma(z, -1.0 / 3628800.0, 1.0 / 40320.0)
+    c = fma(z, c, -1.0 / 720.0)
+    c = fma(z, c, 1.0 / 24.0)
+    c = fma(z, c, -0.5)
+    c = fma(z, c, 1.0)
     sn = c if q & 1 else s
     cs = s if q & 1 else c
     sn = -sn if q & 2 else sn
@@ -592,7 +596,8 @@ def landing_need(gap2, inv_two_var):
     if gap2 <= 0.0:
         return 1.0
     x = gap2 * inv_two_var
-    return 1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6.0 + x * (1.0 / 24.0))))
+    # (fused multiply-adds round once: the result still is at most e^x, within NEED_SLACK)
+    return fma(x, fma(x, fma(x, fma(x, 1.0 / 24.0, 1.0 / 6.0), 0.5), 1.0), 1.0)
 
 
 @njit(cache=True, _nrt=False, inline="always")

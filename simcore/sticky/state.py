@@ -23,7 +23,11 @@ F_CENTRE = 11  # STK-T-9: side (cm) of the central square a caught Creature is p
 F_TANGLE_WINDOW = 12  # STK-T-10: first throws this close in time (s) may tangle
 F_TANGLE_P = 13  # ... with this chance
 F_TANGLE_S = 14  # ... costing both players this long (s)
-F_SIZE = 15
+F_CENTRE_X0 = 15  # derived by the loader: the rectangle a token put back at the centre lies in
+F_CENTRE_X1 = 16  # (F_CENTRE_X0 <= x - radius, x + radius <= F_CENTRE_X1; likewise for y)
+F_CENTRE_Y0 = 17
+F_CENTRE_Y1 = 18
+F_SIZE = 19
 
 # ---- integer parameters (ip) ------------------------------------------------------------
 I_PLAYERS = 0
