@@ -1157,10 +1157,11 @@ def tangle_pass(seed, start_t, aim_at, roller, players, fp):
 
 
 def test_STK_T_10_first_throws_close_in_time_at_one_creature_tangle(sticky):
-    """STK-T-10 "take care not to tangle your tentacles": two first throws at the same
-    Creature, the later within turn.tangle_window_s of the earlier, tangle with chance
-    turn.tangle_p; both players then throw again turn.tangle_s after the later throw, and
-    the seats are raced in their new order.  A tentacle tangles once a turn."""
+    """STK-T-10 "take care not to tangle your tentacles": in order of time, a first throw at
+    the same Creature as the one just before it, landing within turn.tangle_window_s of it,
+    tangles with it with chance turn.tangle_p; both players then throw again turn.tangle_s
+    after the later throw, and the seats are raced in their new order.  A tentacle tangles
+    once a turn."""
     config = configure(sticky, {"turn.tangle_p": 1.0})
     assert config.rules["tangles"] is True
     assert config.rules.entries["tangles"].source == "rulebook"
@@ -1178,11 +1179,17 @@ def test_STK_T_10_first_throws_close_in_time_at_one_creature_tangle(sticky):
     assert list(order[:4]) == [1, 0, 3, 2]  # a tie in order from the roller
     assert [list(e[:5]) for e in ev] == [[EV_TANGLE, 0, 3, 1100, int((1.1 + cost) * 1000)]]
     # seat 1 is close to seat 3 too, but seat 3's tentacle is tangled already; seat 2 alone
-    # other aims (the "any" face), or throws further apart, never tangle
+    # other aims (the "any" face) never tangle, and a throw tangles only with the one just
+    # before it: with seat 3 aiming elsewhere, seats 0 and 1 (not neighbours) do not
     other = aim.copy()
     other[3] = 21
     n, after, _, _, _ = tangle_pass(1, start, other, 0, 4, fp)
-    assert n == 1 and list(after[:4]) == [1.2 + cost, 1.2 + cost, 3.0, 1.1]  # 0 with 1
+    assert n == 0 and list(after[:4]) == [1.0, 1.2, 3.0, 1.1]
+    pair = start.copy()
+    pair[:4] = (1.0, 1.1, 1.2, 1.3)  # all close: 0 with 1, then 2 with 3
+    n, after, _, when, _ = tangle_pass(1, pair, aim, 0, 4, fp)
+    assert n == 2 and list(when[:2]) == [1.1, 1.3]
+    assert list(after[:4]) == [1.1 + cost, 1.1 + cost, 1.3 + cost, 1.3 + cost]
     apart = start.copy()
     apart[:4] = (1.0, 1.26, 1.52, 1.78)
     assert tangle_pass(1, apart, aim, 0, 4, fp)[0] == 0

@@ -105,7 +105,7 @@ def new_workspace(n_curses):
     cursed_now = np.zeros(MAX_SEATS, dtype=np.int64)
     aim_at = np.zeros(MAX_SEATS, dtype=np.int64)
     start_k = np.zeros(MAX_SEATS, dtype=np.float64)
-    tangled = np.zeros(MAX_SEATS, dtype=np.float64)  # when a tangled seat throws again (or -1)
+    tangled = np.zeros(MAX_SEATS, dtype=np.float64)  # the seats of this turn's tangles, in pairs
     tangle_t = np.zeros(MAX_SEATS, dtype=np.float64)  # when this turn's tangles happened
     need_at = np.zeros(MAX_SEATS, dtype=np.float64)  # each seat's throw_need this turn
     raced_st = np.zeros((MAX_SEATS, 4), dtype=np.uint64)  # each seat's stream as its race began
@@ -134,52 +134,41 @@ def rank_seats(start_k, order, roller, players):
 @njit(cache=True, _nrt=False, inline="always")
 def tangle_first_throws(st, start_t, start_k, order, aim_at, tangled, tangle_t, roller, players,
                         fp, ev, evn):
-    """STK-T-10: two first throws at the same Creature, the later within
-    ``turn.tangle_window_s`` of the earlier, tangle with chance ``turn.tangle_p`` (one draw a
-    pair so close, in order of time; a tentacle tangles once a turn).  Both players then
-    throw again ``turn.tangle_s`` after the later throw.  Updates the start times and the
-    order; returns (tangles, rng state), the times of the later throws in ``tangle_t``."""
+    """STK-T-10: in order of time, each first throw may tangle with the one just before it:
+    when both are at the same Creature, the later lands within ``turn.tangle_window_s`` of the
+    earlier, and a draw falls below ``turn.tangle_p`` (one draw for every neighbouring pair,
+    needed or not, so no branch waits on the times; a tentacle tangles once a turn).  Both
+    players then throw again ``turn.tangle_s`` after the later throw.  Updates the start
+    times and the order; returns (tangles, rng state), the times of the later throws in
+    ``tangle_t`` and the pairs of seats in ``tangled``."""
     window = fp[F_TANGLE_WINDOW]
-    # in order of time, a pair that close means two neighbours that close: most turns have
-    # none, and are done without a branch on the times
-    close = False
-    prev = start_t[order[0]]
-    for k in range(1, players):
-        cur = start_t[order[k]]
-        close |= cur - prev <= window
-        prev = cur
-    if not close:
-        return 0, st
-    for s in range(players):
-        tangled[s] = -1.0
+    p = fp[F_TANGLE_P]
     n = 0
-    for a in range(players):
-        sa = order[a]
-        if tangled[sa] >= 0.0:
-            continue
-        for b in range(a + 1, players):
-            sb = order[b]
-            if start_t[sb] - start_t[sa] > window:
-                break
-            if tangled[sb] >= 0.0 or aim_at[sb] != aim_at[sa]:
-                continue
-            u, st = rng_uniform_v(st)
-            if u < fp[F_TANGLE_P]:
-                again = start_t[sb] + fp[F_TANGLE_S]
-                tangled[sa] = again
-                tangled[sb] = again
-                tangle_t[n] = start_t[sb]
-                n += 1
-                log(ev, evn, EV_TANGLE, sa, sb, int(start_t[sb] * 1000.0), int(again * 1000.0),
-                    0, 0, 0)
-                break
+    before = False  # the throw just before tangled with the one before it
+    for k in range(1, players):
+        sa = order[k - 1]
+        sb = order[k]
+        u, st = rng_uniform_v(st)
+        tb = start_t[sb]
+        tangle = ((tb - start_t[sa] <= window) & (aim_at[sa] == aim_at[sb]) & (u < p)
+                  & (not before))
+        # written every time, kept when n moves on: no branch on the outcome
+        tangled[2 * n] = sa
+        tangled[2 * n + 1] = sb
+        tangle_t[n] = tb
+        n += tangle
+        before = tangle
     if n > 0:
-        for k in range(players):
-            s = roller + k
-            s = s - players if s >= players else s
-            if tangled[s] >= 0.0:
-                start_t[s] = tangled[s]
-                start_k[k] = tangled[s]
+        cost = fp[F_TANGLE_S]
+        for m in range(n):
+            again = tangle_t[m] + cost
+            for q in range(2):
+                s = np.int64(tangled[2 * m + q])
+                start_t[s] = again
+                k = s - roller
+                start_k[k + players if k < 0 else k] = again
+            log(ev, evn, EV_TANGLE, np.int64(tangled[2 * m]), np.int64(tangled[2 * m + 1]),
+                int(tangle_t[m] * 1000.0), int(again * 1000.0), 0, 0, 0)
         rank_seats(start_k, order, roller, players)
     return n, st
 
