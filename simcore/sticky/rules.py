@@ -22,9 +22,9 @@ from simcore.kernels import (
     fma,
     log_event,
     log_libm,
-    rng_exponential_v,
     rng_int_v,
     rng_load,
+    rng_next_v,
     rng_save,
     rng_uniform,
     rng_uniform_v,
@@ -625,6 +625,72 @@ def hit_chances(skill, curse, fp):
     return out
 
 
+# ---- reaction times: the ziggurat for the exponential -------------------------------------
+def _exp_ziggurat_tables():
+    """Marsaglia & Tsang's ziggurat for the unit exponential ("The ziggurat method for
+    generating random variables", J. Stat. Softw. 5(8), 2000), 256 layers, for a 53-bit
+    uniform integer: (k, w, f), the acceptance bounds, widths and densities of the layers."""
+    m = 2.0 ** 53
+    de = ZIG_R
+    ve = 3.949659822581572e-3  # the area of each layer
+    k = np.zeros(256, dtype=np.uint64)
+    w = np.zeros(256)
+    f = np.zeros(256)
+    q = ve / math.exp(-de)
+    k[0] = np.uint64(int((de / q) * m))
+    w[0] = q / m
+    w[255] = de / m
+    f[0] = 1.0
+    f[255] = math.exp(-de)
+    tde = de
+    for i in range(254, 0, -1):
+        de = -math.log(ve / de + math.exp(-de))
+        k[i + 1] = np.uint64(int((de / tde) * m))
+        tde = de
+        f[i] = math.exp(-de)
+        w[i] = de / m
+    return k, w, f
+
+
+ZIG_R = 7.697117470131487  # where the base layer's tail begins
+ZIG_K, ZIG_W, ZIG_F = _exp_ziggurat_tables()
+_U255 = np.uint64(255)
+_U11 = np.uint64(11)
+
+
+@njit(cache=True, _nrt=False)
+def exponential_zig_slow(st, i, j):
+    """The ziggurat's rare rest (about 1.1% of draws): the tail, or a point of layer ``i``
+    outside its rectangle, tested against the curve; may draw again.  Returns (x, state)."""
+    while True:
+        if i == 0:  # the tail beyond ZIG_R: ZIG_R plus a fresh exponential
+            u, st = rng_uniform_v(st)
+            return ZIG_R - log_libm(1.0 - u), st
+        y = float(j) * ZIG_W[i]
+        u, st = rng_uniform_v(st)
+        if ZIG_F[i] + u * (ZIG_F[i - 1] - ZIG_F[i]) < math.exp(-y):  # under the curve
+            return y, st
+        x, st = rng_next_v(st)
+        i = np.int64(x & _U255)
+        j = x >> _U11
+        if j < ZIG_K[i]:
+            return float(j) * ZIG_W[i], st
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def exponential_zig_v(st, mean):
+    """An exponential of the given mean by the ziggurat: one raw draw (its low 8 bits pick
+    a layer, its top 53 a point in it) and no logarithm 99% of the time; the rest goes through
+    the exact wedge and tail tests (``exponential_zig_slow``).  Returns (x, rng state)."""
+    x, st = rng_next_v(st)
+    i = np.int64(x & _U255)
+    j = x >> _U11
+    if j < ZIG_K[i]:
+        return mean * (float(j) * ZIG_W[i]), st
+    e, st = exponential_zig_slow(st, i, j)
+    return mean * e, st
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def first_throw_time_v(st, seat, is_roller, cursed, skill, curse, fp):
     """When ``seat`` throws first: its Curse's ritual delay, then a reaction time (a minimum
@@ -636,7 +702,7 @@ def first_throw_time_v(st, seat, is_roller, cursed, skill, curse, fp):
         tf = curse[cursed, CU_TIME]
         t = curse[cursed, CU_DELAY]
     sk_min = skill[seat, SK_REACT_MIN]
-    tail, st = rng_exponential_v(st, max(skill[seat, SK_REACT_MEAN] - sk_min, 0.0))
+    tail, st = exponential_zig_v(st, max(skill[seat, SK_REACT_MEAN] - sk_min, 0.0))
     t += tf * (sk_min + tail)
     if is_roller:
         t = max(t - fp[F_ROLLER_ADV], 0.0)
