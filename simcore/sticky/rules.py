@@ -491,6 +491,34 @@ def shake_off(rng, decide, sp, view, legal, seat, tokens, curse_of, aboard, caug
     return t, True, others | mine, counted
 
 
+@njit(cache=True, _nrt=False)
+def pull_back_shakes(st, aboard, seat, t, tf, notice, best, max_throws, counters, ev, evn, fp,
+                     ip):
+    """STK-T-3 after a miss that left Investigators on the tentacle (rare: out of the race's
+    loop): the pull-back's own shake drops each stuck token with chance shake_drop_p; an
+    Investigator left that the player notices (``notice``) is shaken off with further shakes
+    (turn.shake_s each, counted in counters[1] when begun before ``best``) before the next
+    throw, one not noticed is thrown with.  Returns (tokens aboard, time, rng state)."""
+    drop = fp[F_SHAKE_DROP]
+    inv_bits = low_bits(ip[I_INVESTIGATORS])
+    aboard, st = drop_tokens_v(st, aboard, drop)
+    log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), -1, popcount(aboard & inv_bits),
+        popcount(aboard & ~inv_bits), 1, 0)
+    if (aboard & inv_bits) != 0:
+        v, st = rng_uniform_v(st)
+        noticed = v < notice
+        log(ev, evn, EV_NOTICE, seat, int(t * 1000.0), 1 if noticed else 0, 0, 0, 0, 0)
+        shakes = 0
+        while noticed and (aboard & inv_bits) != 0 and shakes < max_throws:
+            shakes += 1
+            counters[1] += t < best
+            t += fp[F_SHAKE_S] * tf
+            aboard, st = drop_tokens_v(st, aboard, drop)
+            log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), -1, popcount(aboard & inv_bits),
+                popcount(aboard & ~inv_bits), 0, 0)
+    return aboard, t, st
+
+
 # ---- throws ----------------------------------------------------------------------------
 # A landing point is T + r (cos 2 pi v, sin 2 pi v).  The sine and cosine come from
 # ``sincos_of_turn``: short Taylor polynomials, each within 1.8e-9 of the true values (see
@@ -762,7 +790,6 @@ def race_v(
     two_var = max(2.0 * aim_sd * aim_sd, 1e-300)
     p_hit = phit[seat, 1 + cursed]
     notice = skill[seat, SK_NOTICE]
-    drop = fp[F_SHAKE_DROP]
     n_inv = ip[I_INVESTIGATORS]
     inv_bits = low_bits(n_inv)
     general = extra or any_kind >= 0
@@ -801,24 +828,8 @@ def race_v(
             popcount(new & ~inv_bits), popcount(new_inv), aim, popcount(aboard & inv_bits))
         if got < 0:
             if caught < 0 and (aboard & inv_bits) != 0:
-                # STK-T-3: the pull-back's shake; an Investigator left and noticed is shaken
-                # off before throwing again, one not noticed is thrown with
-                aboard, st = drop_tokens_v(st, aboard, drop)
-                log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), -1, popcount(aboard & inv_bits),
-                    popcount(aboard & ~inv_bits), 1, 0)
-                if (aboard & inv_bits) != 0:
-                    v, st = rng_uniform_v(st)
-                    noticed = v < notice
-                    log(ev, evn, EV_NOTICE, seat, int(t * 1000.0), 1 if noticed else 0, 0, 0, 0,
-                        0)
-                    shakes = 0
-                    while noticed and (aboard & inv_bits) != 0 and shakes < max_throws:
-                        shakes += 1
-                        counters[1] += t < best
-                        t += fp[F_SHAKE_S] * tf
-                        aboard, st = drop_tokens_v(st, aboard, drop)
-                        log(ev, evn, EV_SHAKE, seat, int(t * 1000.0), -1,
-                            popcount(aboard & inv_bits), popcount(aboard & ~inv_bits), 0, 0)
+                aboard, t, st = pull_back_shakes(st, aboard, seat, t, tf, notice, best,
+                                                 max_throws, counters, ev, evn, fp, ip)
             v, st = rng_uniform_v(st)
             t += rethrow * (rethrow_lo + rethrow_span * v)  # pull back and throw again
             continue
