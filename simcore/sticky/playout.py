@@ -128,7 +128,7 @@ def rank_seats(start_k, order, roller, players):
             t2 = start_k[k2]
             rank += (t2 < tk) | ((t2 == tk) & (k2 < k))
         s = roller + k
-        order[rank] = s - players if s >= players else s
+        order[np.uint64(rank)] = s - players if s >= players else s
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -146,8 +146,9 @@ def tangle_first_throws(st, start_t, start_k, order, aim_at, tangled, tangle_t, 
     n = 0
     before = False  # the throw just before tangled with the one before it
     for k in range(1, players):
-        sa = order[k - 1]
-        sb = order[k]
+        # (unsigned: seat numbers index arrays with no wraparound test)
+        sa = np.uint64(order[k - 1])
+        sb = np.uint64(order[k])
         u, st = rng_uniform_v(st)
         tb = start_t[sb]
         tangle = ((tb - start_t[sa] <= window) & (aim_at[sa] == aim_at[sb]) & (u < p)
