@@ -29,10 +29,15 @@ from simcore.sticky.rules import (
     RACE_LOST,
     RACE_MISHAP,
     RACE_SCORED,
+    ZIG_F,
+    ZIG_K,
+    ZIG_R,
+    ZIG_W,
     bit,
     caught_ignoring,
     creature_index,
     draw_curse,
+    exponential_zig_v,
     first_throw_time,
     investigator_gap2,
     kind_of,
@@ -516,6 +521,41 @@ def test_STK_T_2_the_first_to_finish_wins_whatever_the_seat_order(sticky):
     rec, ev = replay(config, 1, 0)
     first = split_turns(ev)[0]
     assert first[0][2] == 0 and turn_winner(first[1]) == (2, 1)
+
+
+@njit(cache=True)
+def zig_sample(seed, n, mean):
+    rng = np.empty(4, dtype=np.uint64)
+    rng_seed(rng, seed, 0)
+    st = rng_load(rng)
+    out = np.empty(n)
+    for i in range(n):
+        out[i], st = exponential_zig_v(st, mean)
+    return out
+
+
+def test_STK_T_2_reaction_time_tails_are_exponential(sticky):
+    """STK-T-2: a reaction time is reaction_min_s plus an exponential tail of mean
+    reaction_mean_s - reaction_min_s, drawn by the ziggurat (exponential_zig_v): the law is
+    the exponential's (KS, mean, variance, the tail beyond the ziggurat's base layer and a
+    middle quantile), the mean scales it exactly, and first throws use it."""
+    n = 2_000_000
+    x = zig_sample(5, n, 1.0)
+    assert (x >= 0).all()
+    assert stats.kstest(x[:500_000], "expon").pvalue > ALPHA
+    assert abs(x.mean() - 1.0) < 4 / np.sqrt(n)
+    assert abs(x.var() - 1.0) < 4 * np.sqrt(8 / n)  # var of (X - 1)^2 is 8
+    for cut in (ZIG_R, 3.0, 0.5):
+        assert stats.binomtest(int((x > cut).sum()), n, np.exp(-cut)).pvalue > ALPHA
+    assert np.array_equal(zig_sample(5, 1000, 2.5), 2.5 * x[:1000])
+    # the tables: layers narrowing towards the tail, the densities of their edges
+    assert ZIG_K[1] == 0 and (np.diff(ZIG_F[1:]) < 0).all() and (np.diff(ZIG_W[1:]) > 0).all()
+    # a first throw: the minimum plus that tail, for each profile's numbers
+    p = configure(sticky).params
+    lo, mean = p.skill[1, 0], p.skill[1, 1]
+    tails = [first_throw_time(new_rng(i, 9), 1, False, NO_CURSE, p.skill, p.curse, p.fp) - lo
+             for i in range(4000)]
+    assert stats.kstest(np.array(tails) / (mean - lo), "expon").pvalue > ALPHA
 
 
 @pytest.mark.parametrize("players", [2, 4])
