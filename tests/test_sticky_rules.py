@@ -1665,6 +1665,29 @@ def test_STK_C_9_an_investigator_hit_counts_at_the_throw_even_when_the_turn_ends
         assert len(throws) == 1 and throws[0][3] == 1 and throws[0][5] == 1
 
 
+def test_STK_C_9_company_picked_up_by_a_miss_is_company(sticky):
+    """STK-C-9: holding the target, a throw at the nearest other Creature that misses it but
+    picks up another Creature brings company all the same: the player detaches and scores."""
+    config = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 4.0,
+                                "components.investigators": 0})
+    p = config.params
+    c = list(p.curse_names).index("extra_creature")
+    b = Board(p)
+    target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
+    mate = b.put(creature_index(2, 1, p.ip), 20.0, 10.0)
+    b.put(creature_index(3, 3, p.ip), 20.0, 15.0)  # 5 cm beyond the mate: reached by misses
+    seen = 0
+    for seed in range(400):
+        out = run_race(config, b, target, t=1.0, cursed=c, seed=seed)
+        assert out.result == RACE_SCORED and out.caught == target
+        ev = [e for e in out.events if e[0] in (EV_THROW, EV_DETACH)]
+        for k, e in enumerate(ev):
+            if e[0] == EV_THROW and e[6] == mate and e[3] == 0 and e[4] > 0:
+                seen += 1
+                assert ev[k + 1][0] == EV_DETACH and ev[k + 1][3] == 1  # scores at once
+    assert seen > 5
+
+
 def test_STK_C_9_the_creature_on_the_tentacle_is_not_picked_up_again(sticky):
     """STK-C-9: the designated Creature, already on the tentacle, is not among the tokens a
     throw at the second Creature picks up, however close that throw lands to it."""

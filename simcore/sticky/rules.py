@@ -321,18 +321,6 @@ def kind_bits(kind, ip):
     return low_bits(ip[I_COLOURS]) << np.uint64(ip[I_INVESTIGATORS] + kind * ip[I_COLOURS])
 
 
-@njit(cache=True, _nrt=False, inline="always")
-def near_mask(px, py, lo, hi, x, y, lim):
-    """Bit j set for each token lo <= j < hi whose centre is within sqrt(lim) of (x, y).
-    A branch-free OR of bits, so the loop vectorises."""
-    m = np.uint64(0)
-    for j in range(lo, hi):
-        dx = px[j] - x
-        dy = py[j] - y
-        m |= np.uint64(dx * dx + dy * dy <= lim) << np.uint64(j)
-    return m
-
-
 # ---- neighbourhood of a target ----------------------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
 def investigator_d2(px, py, target, ip):
@@ -826,7 +814,9 @@ def race_v(
             counters[0] += 1
         log(ev, evn, EV_THROW, seat, int(t * 1000.0), 1 if got >= 0 else 0,
             popcount(new & ~inv_bits), popcount(new_inv), aim, popcount(aboard & inv_bits))
-        if got < 0:
+        if got < 0 and not (caught >= 0 and (aboard & ~inv_bits & ~bit(caught)) != 0):
+            # a miss (but not one that, missing the Creature thrown at for company under
+            # extra_creature, brought another along: then the player has company and detaches)
             if caught < 0 and (aboard & inv_bits) != 0:
                 aboard, t, st = pull_back_shakes(st, aboard, seat, t, tf, notice, best,
                                                  max_throws, counters, ev, evn, fp, ip)
@@ -835,7 +825,8 @@ def race_v(
             continue
         if caught < 0:
             caught = got
-        aboard |= bit(got)
+        if got >= 0:
+            aboard |= bit(got)
         if extra and (aboard & ~inv_bits & ~bit(caught)) == 0:
             # STK-C-9 (extra_creature): the target alone cannot score, so the player keeps it
             # on the tentacle and throws at the nearest other Creature until one comes along
