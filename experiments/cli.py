@@ -759,16 +759,22 @@ def bench(
     split: Annotated[bool, typer.Option("--split", metavar="", help=(
         "Also split one thread's time per game between the strategy and the engine, by "
         "replaying the strategy's recorded answers in the same games."))] = False,
+    floor: Annotated[bool, typer.Option("--floor/--no-floor", metavar="", help=(
+        "Count the random numbers a playout draws (a counting build, compiled once per "
+        "version of the sources) and compare with the generator's own rate."))] = True,
 ) -> None:
-    """Playouts per second for each game and strategy (after compilation)."""
+    """Playouts per second for each game and strategy (after compilation), and each game's
+    random-number floor."""
     import numba
 
+    from experiments import rng_floor
     from experiments.runner import set_threads
     from experiments.strategy_cost import split_line, strategy_cost
     from strategies import registry
 
     set_threads(threads, say=True)
     results: dict[str, dict] = {}
+    rate = 0.0  # the generator's own rate (rng_floor), measured when first needed
     chosen = game or game_names()
     for name in chosen:
         try:
@@ -827,6 +833,17 @@ def bench(
         }
         if search_speed:
             results[g.name]["search"] = search_speed
+        if floor:
+            try:
+                counted = rng_floor.count_draws(g.name)
+            except rng_floor.FloorError as exc:
+                fail(str(exc), 1)
+            rate = rate or rng_floor.generator_rate()  # once, on the same threads
+            figures = rng_floor.floor_figures(counted["draws_per_playout"],
+                                              results[g.name]["playouts_per_s"], rate)
+            results[g.name].update(figures)
+            if not json_out:
+                typer.echo(rng_floor.floor_line(g.name, figures))
         if split:
             results[g.name]["split"] = dict(splits)
     if json_out:

@@ -53,6 +53,8 @@ class Sticky(Game):
             "game_minutes_mean": Mean(df["game_ms"].to_numpy() / 60000.0),
             "mishaps_per_game": Mean(df["mishaps"].to_numpy()),
             "investigator_hits_per_game": Mean(df["investigator_hits"].to_numpy()),
+            "investigator_contacts_per_game": Mean(df["investigator_contacts"].to_numpy()),
+            "tangles_per_game": Mean(df["tangles"].to_numpy()),
             "curse_cheats_per_game": Mean(df["curse_cheats"].to_numpy()),
             "curse_penalties_per_game": Mean(df["curse_penalties"].to_numpy()),
             "void_turns_per_game": Mean(df["void_turns"].to_numpy()),
