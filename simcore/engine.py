@@ -716,6 +716,21 @@ class StepGame(Game):
         ip, _ = self._arrays(config)
         return self._play(config, ip, seed, start, count)
 
+    def run_policy(self, config: Config, policy: Any, sps: np.ndarray, seed: int, start: int,
+                   count: int) -> np.ndarray:
+        """Play ``count`` playouts with one compiled policy (``POLICY_SIG``) at every seat and
+        ``sps[0]`` as its parameters, instead of the configured strategy.  ``sps`` (shape
+        ``(MAX_POLICIES, width)``) is the caller's, so a policy that writes to its row (the
+        answer recorder of ``bench --split``) is read back from it.  Records as ``run_batch``'s."""
+        ip, fp = self._arrays(config)
+        out = np.zeros((count, len(self.record_fields)), dtype=np.int64)
+        pols = (policy,) * MAX_POLICIES
+        seat_pol = np.zeros(MAX_TABLE_SEATS, dtype=np.int64)
+        with_threads_chunked(run_batch, self.functions(), ip, fp, pols, sps, seat_pol,
+                             no_search, policy, sps[0], np.zeros(1, dtype=np.float64),
+                             int(seed), int(start), out, 0, 0)
+        return out.view(self.record_dtype).reshape(count)
+
     def trace_events(self, config: Config, seed: int, index: int = 0,
                      check: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """(events, record) of playout ``index`` of run ``seed``, every event logged."""

@@ -47,7 +47,10 @@ GAME_COMMANDS = {
 
 
 def _keys_of_kind(rules, kind: str) -> list:
-    return [e for k, e in rules.entries.items() if e.kind == kind and "." not in k]
+    """Keys of one kind, top-level ones first (a game whose switches all sit in a table,
+    such as Wake Up, Cthulhu!'s `readings.*`, still gets its rows)."""
+    entries = [e for e in rules.entries.values() if e.kind == kind]
+    return sorted(entries, key=lambda e: "." in e.key)
 
 
 def game_rows(game: str) -> list[Row]:
@@ -180,7 +183,7 @@ def balance_rows(game: str) -> list[Row]:
     rules = g.default_rules()
     key = next(e for e in _keys_of_kind(rules, "int")
                if e.max is not None and e.value + 1 < e.max)
-    word = next(e for e in _keys_of_kind(rules, "str") if e.choices)
+    word = next(e for e in _keys_of_kind(rules, "str") + _keys_of_kind(rules, "bool"))
     wrong_metric, why = (("seat0", "cooperative") if g.kind.cooperative
                          else ("win", "competitive"))
     outside = f"{key.key}={key.value + 1}:{int(key.max)}"

@@ -73,6 +73,9 @@ FAKE_GAME = textwrap.dedent('''
         def trace(self, config, seed, index=0, check=False):
             return ""
 
+        def trace_record(self, config, seed, index=0):
+            return self._kernel(config, seed, index, 1)[0]
+
 
     GAME = Fake()
 ''')
