@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -37,15 +36,16 @@ class Sticky(Game):
         return int(rules["players"])
 
     def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
-        from simcore.sticky.playout import run_batch
+        from simcore.engine import run_callback_batch, with_threads_chunked
+        from simcore.sticky.playout import CHUNK, play_block
 
         p = config.params
         out = np.zeros((count, S.R_SIZE), dtype=np.int64)
         # threads take blocks of playouts as they free up (rather than equal shares decided
         # in advance), so a thread slowed by other work on its core does not hold up the batch
-        with numba.parallel_chunksize(PARALLEL_CHUNKS):
-            run_batch(p.fp, p.ip, p.skill, p.curse, p.phit, config.strategy.fn,
-                      config.strategy.values, int(seed), int(start), out)
+        with_threads_chunked(run_callback_batch, play_block, p.ip, p.packed, config.strategy.fn,
+                             config.strategy.values, int(seed), int(start), out, CHUNK,
+                             chunks=PARALLEL_CHUNKS)
         return out
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:

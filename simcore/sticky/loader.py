@@ -17,6 +17,7 @@ class StickyParams(NamedTuple):
     skill: np.ndarray  # float64[players, SK_SIZE]
     curse: np.ndarray  # float64[cards, CU_SIZE]
     phit: np.ndarray  # float64[players, 1 + cards]: chance a throw hits (derived)
+    packed: np.ndarray  # float64: fp, skill, curse and phit end to end (playout.unpack)
     curse_names: tuple[str, ...]
     curse_texts: tuple[str, ...]
     seat_profiles: tuple[str, ...]
@@ -210,6 +211,9 @@ def compile_params(rules: RulesData) -> StickyParams:
     ip[S.I_PLACE_TRIES] = rules["table.placement_tries"]
     ip[S.I_SUPPLY] = rules["components.deep_one_tokens"]
     phit = hit_chances(skill, curse, fp)
-    return StickyParams(fp, ip, skill, curse, phit, tuple(names), tuple(texts),
+    ip[S.I_FP_SIZE] = fp.size
+    ip[S.I_CURSE_ROWS] = curse.shape[0]
+    packed = np.concatenate((fp, skill.ravel(), curse.ravel(), phit.ravel()))
+    return StickyParams(fp, ip, skill, curse, phit, packed, tuple(names), tuple(texts),
                         tuple(seats[:players]), tuple(rules["components.colour_names"]),
                         tuple(rules["components.creature_names"]))

@@ -1,4 +1,5 @@
-"""Sticky Cthulhu: one playout, and the parallel batch runner.
+"""Sticky Cthulhu: one playout, and the block of playouts the shared runner
+(``simcore.engine.run_callback_batch``) spreads over the threads.
 
 Playout ``i`` of run ``seed`` draws only from the stream seeded by (seed, i), and writes only
 ``out[i]``, so results are identical for any thread count and batch size.
@@ -7,8 +8,9 @@ Playout ``i`` of run ``seed`` draws only from the stream seeded by (seed, i), an
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
+from simcore.engine import DECIDE_VIEW, play_block_sig
 from simcore.kernels import RNG_WORDS, rng_load, rng_save, rng_seed, rng_uniform_v, shuffle
 from simcore.sticky.rules import (
     INF,
@@ -31,6 +33,7 @@ from simcore.sticky.rules import (
     throw_need,
 )
 from simcore.sticky.state import (
+    CU_SIZE,
     EV_CURSE_CHOICE,
     EV_CURSE_FREE,
     EV_PENALTY,
@@ -46,8 +49,10 @@ from simcore.sticky.state import (
     F_TANGLE_P,
     F_TANGLE_S,
     F_TANGLE_WINDOW,
+    I_CURSE_ROWS,
     I_CURSES_ON,
     I_FIRST,
+    I_FP_SIZE,
     I_MAX_THROWS,
     I_MAX_TURNS,
     I_N_CURSES,
@@ -75,14 +80,13 @@ from simcore.sticky.state import (
     R_TURNS,
     R_VOID,
     R_WINNER,
+    SK_SIZE,
     V_SIZE,
 )
 
 # The strategy's type: decide(view, legal, params, rng) -> choice.  A first-class function
 # type keeps the batch runner compiled (and cached) once for every strategy.
-DECIDE_TYPE = types.FunctionType(
-    types.int64(types.float64[::1], types.uint8[::1], types.float64[::1], types.uint64[::1])
-)
+DECIDE_TYPE = DECIDE_VIEW
 CHUNK = 64
 N_COUNTERS = 3  # race counters: Investigator hits, shakes, Investigator contacts
 
@@ -378,24 +382,35 @@ _I1 = types.int64[::1]
 _I2 = types.int64[:, ::1]
 
 
-@njit(types.void(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I2),
-      cache=True, parallel=True)
-def run_batch(fp, ip, skill, curse, phit, decide, sp, seed, start, out):
-    """Play playouts start .. start + len(out) - 1 in parallel, one record row each."""
-    n = out.shape[0]
-    n_chunks = (n + CHUNK - 1) // CHUNK
-    for c in prange(n_chunks):
-        rng = np.empty(RNG_WORDS, dtype=np.uint64)
-        ws = new_workspace(curse.shape[0])
-        evn = np.zeros(1, dtype=np.int64)
-        # a thread-local record, copied out: a view out[i] would share (and atomically
-        # reference-count) the output array's header across threads
-        rec = np.zeros(R_SIZE, dtype=np.int64)
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            rng_seed(rng, seed, start + i)
-            play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, None, evn)
-            for k in range(R_SIZE):
-                out[i, k] = rec[k]
+@njit(cache=True, inline="always")
+def unpack(ip, packed):
+    """(fp, skill, curse, phit) as views of the packed float parameters (loader.packed)."""
+    n_fp = ip[I_FP_SIZE]
+    players = ip[I_PLAYERS]
+    rows = ip[I_CURSE_ROWS]
+    a = n_fp + players * SK_SIZE
+    b = a + rows * CU_SIZE
+    c = b + players * (rows + 1)
+    return (packed[:n_fp], packed[n_fp:a].reshape((players, SK_SIZE)),
+            packed[a:b].reshape((rows, CU_SIZE)), packed[b:c].reshape((players, rows + 1)))
+
+
+@njit(play_block_sig(DECIDE_VIEW), cache=True)
+def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
+    """Playouts ``first .. first + rows - 1`` into ``out[row ..]``, with one thread's arrays
+    made once for the block."""
+    fp, skill, curse, phit = unpack(ip, packed)
+    rng = np.empty(RNG_WORDS, dtype=np.uint64)
+    ws = new_workspace(curse.shape[0])
+    evn = np.zeros(1, dtype=np.int64)
+    # a thread-local record, copied out: a view out[i] would share (and atomically
+    # reference-count) the output array's header across threads
+    rec = np.zeros(R_SIZE, dtype=np.int64)
+    for k in range(rows):
+        rng_seed(rng, seed, first + k)
+        play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, None, evn)
+        for j in range(R_SIZE):
+            out[row + k, j] = rec[j]
 
 
 @njit(types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1, _I2),

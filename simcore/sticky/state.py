@@ -49,7 +49,11 @@ I_SIXTH_COLOUR = 15  # the colour those faces show (SIXTH_COLOUR)
 I_RETURN_CENTRE = 16  # STK-T-9: 1 = put back at the centre, 0 = anywhere on the table
 I_TANGLES = 17  # STK-T-10: 1 = first throws may tangle
 I_PUT_BACK_CLEAR = 18  # STK-T-9: 1 = a token put back touches no other (as at setup)
-I_SIZE = 19
+# the float parameters travel to the shared runner as one array, [fp | skill | curse | phit]
+# (simcore.engine.run_callback_batch hands a callback game one float array): their sizes
+I_FP_SIZE = 19
+I_CURSE_ROWS = 20  # rows of the curse table (at least one, a blank card without the Curses)
+I_SIZE = 21
 
 SIXTH_COLOUR = 0  # the face shows a colour (blue, by a published review: blue on two faces)
 SIXTH_REROLL = 1  # the face is rolled again
