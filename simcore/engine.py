@@ -808,9 +808,10 @@ class StepGame(Game):
         return np.flatnonzero(mask)
 
     def apply(self, config: Config, st: StepState, action: int,
-              events: np.ndarray | None = None) -> None:
+              events: np.ndarray | None = None) -> int:
         """``step`` with ``action`` (which must be legal), counting the decision as the
-        driver does."""
+        driver does; with ``events`` (an ``(rows, EV_WIDTH)`` array) the step's events are
+        logged there, and the number of rows written is returned (0 without)."""
         ip, fp = self._arrays(config)
         if int(action) not in set(self.legal_actions(config, st).tolist()):
             raise ValueError(f"action {action} is not legal here "
@@ -819,6 +820,7 @@ class StepGame(Game):
         evn = np.zeros(1, dtype=np.int64)
         st.s[DECISIONS] += 1
         self.functions()[2](ip, fp, st.s, st.h, st.rng, np.int64(action), ev, evn)
+        return int(evn[0])
 
     def record_of(self, config: Config, st: StepState) -> np.ndarray:
         ip, fp = self._arrays(config)
