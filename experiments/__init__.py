@@ -12,6 +12,8 @@ The public Python API (each the twin of a CLI command)::
     pool_runs(["out/run-seed-1", "out/run-seed-2"], "out/pooled")   # cthulhu-sim pool
     list_folders("out")                        # cthulhu-sim list
     diff_sweeps("out/seats", "out/seats-variant")                  # cthulhu-sim diff
+    sens = run_sensitivity("tec", {"goo": "cthulhu", "difficulty": "hard"}, games=10_000)
+    tuned = run_tune("tec", {"goo": "cthulhu"}, target="0.5", vary=["setup.bag_eldritch"])
 
 Names are imported lazily so ``import experiments`` stays cheap.
 """
@@ -47,6 +49,10 @@ _EXPORTS = {
     "pool_runs": "experiments.runfolder",
     "list_folders": "experiments.catalog",
     "diff_sweeps": "experiments.catalog",
+    "run_sensitivity": "experiments.sensitivity",
+    "Sensitivity": "experiments.sensitivity",
+    "run_tune": "experiments.tune",
+    "Tuning": "experiments.tune",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -42,11 +42,14 @@ def list_folders(root: str | Path) -> list[dict[str, Any]]:
                 else []
             row["cells"] = f"{len(done)}/{len(cells)}"
             row["games"] = _sweep_games(path)
+        elif kind in ("sensitivity", "tune"):  # configurations played, games in all
+            row["cells"] = str(m.get("points", "-"))
+            row["games"] = m.get("games_played")
         else:
             row["cells"] = "-"
             row["games"] = m.get("games") if kind in ("run", "pool") else _compare_games(m)
         found.append(row)
-        dirs[:] = [d for d in dirs if d not in ("cells", "playouts")]  # a sweep's insides
+        dirs[:] = [d for d in dirs if d not in ("cells", "playouts", "plays")]  # its insides
     return found
 
 

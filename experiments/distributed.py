@@ -23,7 +23,7 @@ import logging
 import os
 import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -150,3 +150,52 @@ def dask_client(scheduler: str | None = None,
 def worker_slots(client: Any) -> int:
     """Total Dask threads of the cluster's workers (at least 1)."""
     return max(1, sum(client.nthreads().values()))
+
+
+def play_tasks(setups: dict[int, CellSetup], tasks: list[tuple[int, int, int]], seed: int,
+               handle: Callable[[tuple[int, int, int], np.ndarray], list[tuple[int, int, int]]],
+               scheduler: str | None, dask_local: int | None,
+               connected: tuple[Any, int | None] | None = None) -> int:
+    """Play ``tasks`` (a heap of (setup, first playout, count)) on a Dask cluster, at most two
+    per worker thread in flight, lower setups first; ``handle(task, records)`` is called in
+    this process as each one arrives and returns any further tasks to play.  Sweeps and the
+    balance tools (sensitivity, tune) play their chunks through this.  ``connected``: a
+    (client, threads) from :func:`dask_client` kept open by the caller across calls (a
+    search plays a few chunks at a time); otherwise one is opened for this call.  Returns
+    the number of worker threads."""
+    if connected is None:
+        with dask_client(scheduler, dask_local) as (client, threads):
+            if scheduler:
+                client.wait_for_workers(1, timeout=120)
+            return play_tasks(setups, tasks, seed, handle, scheduler, dask_local,
+                              (client, threads))
+    import heapq
+
+    from distributed import as_completed
+
+    client, threads = connected
+    slots = worker_slots(client)
+    limit = max(2, 2 * slots)
+    futures: dict[Any, tuple[int, int, int]] = {}
+    ac = as_completed()
+
+    def submit() -> None:
+        while tasks and len(futures) < limit:
+            t = heapq.heappop(tasks)
+            f = client.submit(play_chunk, setups[t[0]], seed, t[1], t[2], threads,
+                              pure=False, priority=-t[0])
+            futures[f] = t
+            ac.add(f)
+
+    submit()
+    try:
+        for f in ac:
+            t = futures.pop(f)
+            recs = f.result()
+            for new in handle(t, recs):
+                heapq.heappush(tasks, new)
+            submit()
+    finally:
+        for f in futures:
+            f.cancel()
+    return slots

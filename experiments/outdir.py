@@ -1,8 +1,8 @@
 """Output folders: which ones this tool wrote, and what in them it may replace or remove.
 
-Every folder the tool writes (a sweep, a comparison, a run, a pool of runs) holds a
-``manifest.json`` saying ``"tool": "cthulhu-sim"`` and its ``kind``.  A command that writes a
-folder first *claims* it:
+Every folder the tool writes (a sweep, a comparison, a run, a pool of runs, a sensitivity
+analysis, a tuning) holds a ``manifest.json`` saying ``"tool": "cthulhu-sim"`` and its
+``kind``.  A command that writes a folder first *claims* it:
 
 - a new or empty folder is used as it is;
 - a folder of the same kind is the caller's to resume or (with ``--overwrite``) replace;
@@ -37,10 +37,17 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     "pool": (MANIFEST, "summary.json", "playouts.parquet", "results.csv", "rules.toml",
              "report.md"),
     "ladder": (MANIFEST, "ladder.json", "chart-ladder.png", "report.md", "report.html"),
+    "sensitivity": (MANIFEST, "rules.toml", "sensitivity.json", "sensitivity.parquet",
+                    "sensitivity.csv", "points.parquet", "report.md", "report.html",
+                    "chart-*.png", "plays/p[0-9a-f]*.parquet"),
+    "tune": (MANIFEST, "rules.toml", "tune.json", "path.parquet", "path.csv",
+             "rules-tuned*.toml", "report.md", "report.html", "chart-*.png",
+             "plays/p[0-9a-f]*.parquet"),
 }
-SUBFOLDERS = ("cells", "playouts")
+SUBFOLDERS = ("cells", "playouts", "plays")
 KIND_WORDS = {"sweep": "a sweep", "compare": "a comparison", "run": "a run",
-              "pool": "a pool of runs", "ladder": "a strength ladder"}
+              "pool": "a pool of runs", "ladder": "a strength ladder",
+              "sensitivity": "a sensitivity analysis", "tune": "a tuning"}
 
 
 class OutDirError(RuntimeError):
@@ -59,9 +66,9 @@ def read_manifest(root: str | Path) -> dict | None:
 
 
 def folder_kind(root: str | Path) -> str | None:
-    """The kind of tool folder at ``root`` (``sweep``, ``compare``, ``run``, ``pool``), or None
-    when the tool did not write it.  Sweeps written before manifests named the tool are
-    recognised by their spec hash and cell list."""
+    """The kind of tool folder at ``root`` (``sweep``, ``compare``, ``run``, ``pool``,
+    ``sensitivity``, ``tune``), or None when the tool did not write it.  Sweeps written before
+    manifests named the tool are recognised by their spec hash and cell list."""
     m = read_manifest(root)
     if m is None:
         return None

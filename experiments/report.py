@@ -551,6 +551,10 @@ def build_report(result) -> list[Path]:
 
     doc.h(2, "Every cell")
     outcomes = m["outcomes"]
+    # a cooperative game's first outcome is the team's win, the headline already; a
+    # competitive game's outcomes are the ways it ends (Wake Up's next_to_cthulhu or
+    # red_candle), every one of them worth its column
+    shown = list(outcomes[1:] if m["cooperative"] else outcomes)
     axes_multi = [k for k, v in m["axes"].items() if len(v) > 1]
     rounds = "rounds_mean" in df
     head = [setting_name(words, k) for k in axes_multi] + ["games", f"{name} [95% CI]"]
@@ -559,7 +563,7 @@ def build_report(result) -> list[Path]:
     else:
         max_seats = int(df["n_seats"].max()) if len(df) else 0
         head += [f"seat {s}" for s in range(1, max_seats)]
-        head += [o for o in outcomes[1:]]
+        head += shown
     head += ["turns mean", "p50", "p90"] + (["rounds mean"] if rounds else [])
     rows = []
     for _, row in df.iterrows():
@@ -571,13 +575,12 @@ def build_report(result) -> list[Path]:
             for s in range(1, max_seats):
                 v = row.get(f"seat{s}_rate")
                 r.append("-" if v is None or v != v else fmt_rate(_rate(row, f"seat{s}")))
-            r += [f"{100 * row[f'p_{o}']:.2f}%" for o in outcomes[1:]]
+            r += [f"{100 * row[f'p_{o}']:.2f}%" for o in shown]
         r += [f"{row['turns_mean']:.1f}", f"{row['turns_p50']:.0f}", f"{row['turns_p90']:.0f}"]
         if rounds:
             r.append(f"{row['rounds_mean']:.1f}")
         rows.append(r)
     doc.table(head, rows, right=set(range(len(axes_multi), len(head))))
-    shown = outcomes[1:]
     doc.p("Outcome columns are shares of all games: " + "; ".join(
         f"`{o}`: {outcome_text(words, o)}" for o in shown) + "."
         + (" They are the ways the game is lost." if m["cooperative"] else "")

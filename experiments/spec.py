@@ -419,8 +419,13 @@ class SweepSpec:
             except RulesError as exc:
                 err("strategy", str(exc))
                 return
+        # with strategies as an axis, settings' strategy.* keys are each strategy's, checked
+        # with it below (the game's default strategy need not have them)
+        strategy_axis = any(a.key == "strategy" for a in self.axes)
+        base_settings = {k: v for k, v in self.settings.items()
+                         if not (strategy_axis and k.startswith("strategy."))}
         try:
-            base = g.configure(self.settings, self.strategy, self.rules_path)
+            base = g.configure(base_settings, self.strategy, self.rules_path)
         except RulesError as exc:
             where = "settings" if self.settings or self.rules_path is None else "rules"
             err(where, _short(exc))

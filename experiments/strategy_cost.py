@@ -7,8 +7,11 @@ what the engine costs with a strategy that costs (almost) nothing.  Calling the 
 at each decision and timing the difference understates it: the second, identical call finds
 the branch predictors and caches warm.
 
-A strategy that draws from the playout's random stream (``random``) changes the stream when
-replaced, so its games cannot be replayed; it is reported as such, not split.
+In a callback game a strategy that draws from the playout's random stream (``random``)
+changes the stream when replaced, so its games cannot be replayed; it is reported as such, not
+split.  A step game's strategies draw from their own stream (the engine contract), so every
+one of them, ``random`` included, is replayed: the stand-in there is a policy with the
+driver's signature (``simcore.engine.POLICY_SIG``), handed every seat.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from simcore.engine import MAX_POLICIES, POLICY_SIG, policy_values
 from simcore.game import Config
 
 # answer buffer layout (float64): [cursor, parameter count, overflow flag, parameters...,
@@ -66,19 +70,76 @@ def _recorder(fn):
     return record_answers
 
 
+@njit(POLICY_SIG, cache=True)
+def replay_policy(ip, fp, s, view, mask, buf, rng):
+    """The stand-in of a step game: the next recorded answer (-1, which the driver replaces
+    and counts, beyond the recorded ones)."""
+    k = np.int64(buf[_CURSOR])
+    buf[_CURSOR] = k + 1
+    i = _HEAD + np.int64(buf[_NPARAMS]) + k
+    if i >= buf.shape[0]:
+        return -1
+    return np.int64(buf[i])
+
+
+def _policy_recorder(fn):
+    """A step game's policy that asks ``fn`` and writes down every answer."""
+
+    @njit(POLICY_SIG)
+    def record_policy(ip, fp, s, view, mask, buf, rng):
+        n_params = np.int64(buf[_NPARAMS])
+        a = fn(ip, fp, s, view, mask, buf[_HEAD:_HEAD + n_params], rng)
+        k = np.int64(buf[_CURSOR])
+        if _HEAD + n_params + k < buf.shape[0]:
+            buf[_HEAD + n_params + k] = a
+        else:
+            buf[_OVERFLOW] = 1.0
+        buf[_CURSOR] = k + 1
+        return a
+
+    return record_policy
+
+
+class _Plays:
+    """Plays the same games with the strategy, with a recorder or with the stand-in, in
+    whichever way the game's style hands a strategy its parameters (a step game's driver
+    takes a table of parameter rows: the buffer is its first row)."""
+
+    def __init__(self, config: Config, seed: int) -> None:
+        self.config, self.seed = config, seed
+        self.g = config.game
+        self.step = self.g.kind.style == "step"
+        self._rows: np.ndarray | None = None
+
+    def buffer(self, size: int) -> np.ndarray:
+        if self.step:
+            self._rows = np.zeros((MAX_POLICIES, size), dtype=np.float64)
+            return self._rows[0]
+        return np.zeros(size, dtype=np.float64)
+
+    def with_answers(self, fn, buf: np.ndarray, games: int) -> np.ndarray:
+        if self.step:
+            assert self._rows is not None and buf.base is self._rows
+            return self.g.run_policy(self.config, fn, self._rows, self.seed, 0, games)
+        return self.g.run_batch(_with_decide(self.config, fn, buf), self.seed, 0, games)
+
+    def reference(self, games: int) -> np.ndarray:
+        return self.g.run_batch(self.config, self.seed, 0, games)
+
+
 def _with_decide(config: Config, fn, values: np.ndarray) -> Config:
     spec = dataclasses.replace(config.strategy.spec, fn=fn)
     strategy = dataclasses.replace(config.strategy, spec=spec, values=values)
     return dataclasses.replace(config, strategy=strategy)
 
 
-def _record(g, config, record_answers, params, seed, games, room):
+def _record(plays, record_answers, params, games, room):
     """Play ``games`` with every answer written down: (buffer, records), or (None, None)
     when the answers did not fit in ``room``."""
-    buf = np.zeros(_HEAD + params.size + room, dtype=np.float64)
+    buf = plays.buffer(_HEAD + params.size + room)
     buf[_NPARAMS] = params.size
     buf[_HEAD:_HEAD + params.size] = params
-    recorded = g.run_batch(_with_decide(config, record_answers, buf), seed, 0, games)
+    recorded = plays.with_answers(record_answers, buf, games)
     if buf[_OVERFLOW] != 0.0:
         return None, None
     return buf, recorded
@@ -112,9 +173,17 @@ def strategy_cost(config: Config, games: int, seed: int = 12345,
     import numba
 
     g = config.game
+    if hasattr(config.strategy, "seat_members"):
+        return {"skipped": "a table of strategies (split one strategy at a time)"}
+    plays = _Plays(config, seed)
     games = int(max(1, min(games, MAX_GAMES)))
-    params = np.asarray(config.strategy.values, dtype=np.float64)
-    record_answers = _recorder(config.strategy.fn)
+    params = np.asarray(policy_values(config.strategy), dtype=np.float64)
+    if plays.step:
+        record_answers, stand_in = _policy_recorder(config.strategy.fn), replay_policy
+        max_answers = MAX_ANSWERS // MAX_POLICIES  # the driver's table holds four rows
+    else:
+        record_answers, stand_in = _recorder(config.strategy.fn), replay_answers
+        max_answers = MAX_ANSWERS
     threads = numba.get_num_threads()
     numba.set_num_threads(1)  # one cursor through the buffer: games in order
     try:
@@ -122,36 +191,34 @@ def strategy_cost(config: Config, games: int, seed: int = 12345,
         # a pilot run sizes the buffer (games differ in their number of decisions), then
         # every answer of the timed games is recorded
         pilot = min(games, PILOT_GAMES)
-        buf, recorded = _record(g, config, record_answers, params, seed, pilot,
-                                PILOT_ROOM * pilot)
+        buf, recorded = _record(plays, record_answers, params, pilot, PILOT_ROOM * pilot)
         if buf is None:
             return {"skipped": f"more than {PILOT_ROOM:,} decisions a game"}
         if pilot < games:
             per_game = buf[_CURSOR] / pilot
-            games = max(pilot, min(games, int(MAX_ANSWERS / (2.0 * per_game + 1e-9))))
-            buf, recorded = _record(g, config, record_answers, params, seed, games,
+            games = max(pilot, min(games, int(max_answers / (2.0 * per_game + 1e-9))))
+            buf, recorded = _record(plays, record_answers, params, games,
                                     int(2.0 * per_game * games) + 10_000)
             if buf is None:
                 return {"skipped": "too many decisions to record"}
         decisions = int(buf[_CURSOR])
-        replaying = _with_decide(config, replay_answers, buf)
-        reference = g.run_batch(config, seed, 0, games)
+        reference = plays.reference(games)
         if not np.array_equal(recorded, reference):  # (the recorder must not change play)
             return {"skipped": "recording changed the games"}
         buf[_CURSOR] = 0
-        g.run_batch(replaying, seed, 0, min(games, 2))  # compile the stand-in
+        plays.with_answers(stand_in, buf, min(games, 2))  # compile the stand-in
         buf[_CURSOR] = 0
-        replayed = g.run_batch(replaying, seed, 0, games)
+        replayed = plays.with_answers(stand_in, buf, games)
         if not np.array_equal(replayed, reference):
             return {"skipped": "the replayed games went another way (as they do when a "
                                "strategy draws from the random stream)"}
 
         def play_replayed():
             buf[_CURSOR] = 0
-            g.run_batch(replaying, seed, 0, games)
+            plays.with_answers(stand_in, buf, games)
 
-        t_strategy, t_replay = _best_times(lambda: g.run_batch(config, seed, 0, games),
-                                           play_replayed, repeats)
+        t_strategy, t_replay = _best_times(lambda: plays.reference(games), play_replayed,
+                                           repeats)
     finally:
         numba.set_num_threads(threads)
     us = t_strategy / games * 1e6

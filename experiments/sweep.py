@@ -511,37 +511,8 @@ def _run_local(spec, runs, tasks, handle) -> None:
 
 
 def _run_dask(spec, runs, tasks, handle, scheduler, dask_local) -> int:
-    from distributed import as_completed
-
-    from experiments.distributed import CellSetup, dask_client, play_chunk, worker_slots
+    from experiments.distributed import CellSetup, play_tasks
 
     setups = {idx: CellSetup.of(spec.game, r.cell.overrides, r.cell.strategy, spec.rules_text)
               for idx, r in runs.items()}
-    with dask_client(scheduler, dask_local) as (client, threads):
-        if scheduler:
-            client.wait_for_workers(1, timeout=120)
-        slots = worker_slots(client)
-        limit = max(2, 2 * slots)
-        futures: dict[Any, tuple[int, int, int]] = {}
-        ac = as_completed()
-
-        def submit() -> None:
-            while tasks and len(futures) < limit:
-                t = heapq.heappop(tasks)
-                f = client.submit(play_chunk, setups[t[0]], spec.seed, t[1], t[2], threads,
-                                  pure=False, priority=-t[0])
-                futures[f] = t
-                ac.add(f)
-
-        submit()
-        try:
-            for f in ac:
-                t = futures.pop(f)
-                recs = f.result()
-                for new in handle(t, recs):
-                    heapq.heappush(tasks, new)
-                submit()
-        finally:
-            for f in futures:
-                f.cancel()
-        return slots
+    return play_tasks(setups, tasks, spec.seed, handle, scheduler, dask_local)

@@ -28,6 +28,15 @@ Fixed fields of every state (``s[OUTCOME]`` ...)
 the game's ``D_*`` code), ``TURN`` (the game's turn counter), ``DECISIONS`` (decisions taken so
 far: the driver counts them), and the frame stack (``DEPTH``, ``FRAMES``).
 
+Why flat int64 arrays with a named layout, not a numpy structured dtype
+----------------------------------------------------------------------
+A structured dtype (``s.board.hex[12].good``) compiles and copies as one buffer, but its type
+is different for every game, so the nine functions could not share one first-class function
+type, and neither could the one driver, the batch runner and the search that every game uses.
+A flat int64 vector is one type for all games; :class:`Layout` gives it the names a structured
+dtype would (``STATE.offset("hex[12].good")``, ``describe(s)``), and the offsets are plain
+module constants in the jitted code.
+
 The frame stack
 ---------------
 A procedure that asks several questions in a row (move a counter: which one, then where; an
@@ -710,6 +719,21 @@ class StepGame(Game):
         ip, _ = self._arrays(config)
         return self._play(config, ip, seed, start, count)
 
+    def run_policy(self, config: Config, policy: Any, sps: np.ndarray, seed: int, start: int,
+                   count: int) -> np.ndarray:
+        """Play ``count`` playouts with one compiled policy (``POLICY_SIG``) at every seat and
+        ``sps[0]`` as its parameters, instead of the configured strategy.  ``sps`` (shape
+        ``(MAX_POLICIES, width)``) is the caller's, so a policy that writes to its row (the
+        answer recorder of ``bench --split``) is read back from it.  Records as ``run_batch``'s."""
+        ip, fp = self._arrays(config)
+        out = np.zeros((count, len(self.record_fields)), dtype=np.int64)
+        pols = (policy,) * MAX_POLICIES
+        seat_pol = np.zeros(MAX_TABLE_SEATS, dtype=np.int64)
+        with_threads_chunked(run_batch, self.functions(), ip, fp, pols, sps, seat_pol,
+                             no_search, policy, sps[0], np.zeros(1, dtype=np.float64),
+                             int(seed), int(start), out, 0, 0)
+        return out.view(self.record_dtype).reshape(count)
+
     def trace_events(self, config: Config, seed: int, index: int = 0,
                      check: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """(events, record) of playout ``index`` of run ``seed``, every event logged."""
@@ -792,9 +816,10 @@ class StepGame(Game):
         return np.flatnonzero(mask)
 
     def apply(self, config: Config, st: StepState, action: int,
-              events: np.ndarray | None = None) -> None:
+              events: np.ndarray | None = None) -> int:
         """``step`` with ``action`` (which must be legal), counting the decision as the
-        driver does."""
+        driver does; with ``events`` (an ``(rows, EV_WIDTH)`` array) the step's events are
+        logged there, and the number of rows written is returned (0 without)."""
         ip, fp = self._arrays(config)
         if int(action) not in set(self.legal_actions(config, st).tolist()):
             raise ValueError(f"action {action} is not legal here "
@@ -803,6 +828,7 @@ class StepGame(Game):
         evn = np.zeros(1, dtype=np.int64)
         st.s[DECISIONS] += 1
         self.functions()[2](ip, fp, st.s, st.h, st.rng, np.int64(action), ev, evn)
+        return int(evn[0])
 
     def record_of(self, config: Config, st: StepState) -> np.ndarray:
         ip, fp = self._arrays(config)

@@ -9,6 +9,7 @@ All arithmetic stays in uint64: mixing int64 and uint64 in numba silently promot
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 from llvmlite import ir
@@ -19,6 +20,69 @@ from numba.extending import intrinsic
 from simcore import log_data
 
 RNG_WORDS = 4
+
+# ---- draw counting (``experiments.rng_floor``) -----------------------------------------------
+# With CTHULHU_SIM_COUNT_DRAWS=1 in the environment, every raw output of the generator (both
+# ``rng_next`` and the value-state ``rng_next_v``, which every draw goes through) adds one to a
+# process-wide counter: an instrumented build, for counting the numbers a playout draws.  Its
+# machine code differs from the normal build's, so it keeps its own numba cache folder (the
+# folder's name must end in COUNT_CACHE_SUFFIX, checked below); experiments.rng_floor runs it
+# in a child process.  In the normal build ``_count_draw`` is an empty inline function that
+# numba removes, so the generator's code is what it was.
+COUNT_DRAWS = os.environ.get("CTHULHU_SIM_COUNT_DRAWS", "") == "1"
+COUNT_CACHE_SUFFIX = "-count-draws"
+DRAW_COUNTER_SYMBOL = "cthulhu_sim_draw_counter"
+
+if COUNT_DRAWS:
+    import numba
+    from llvmlite import binding as _llvm
+
+    if not str(numba.config.CACHE_DIR or "").rstrip("/").endswith(COUNT_CACHE_SUFFIX):
+        raise RuntimeError(
+            "the draw-counting build (CTHULHU_SIM_COUNT_DRAWS=1) needs its own numba cache "
+            f"folder, named ...{COUNT_CACHE_SUFFIX} (NUMBA_CACHE_DIR); run it through "
+            "experiments.rng_floor")
+    # the counter lives in this array; compiled code finds it by symbol name, so code loaded
+    # from the (counting) cache in another process finds that process's array
+    _DRAW_COUNTS = np.zeros(8, dtype=np.int64)
+    _llvm.add_symbol(DRAW_COUNTER_SYMBOL, _DRAW_COUNTS.ctypes.data)
+
+    @intrinsic
+    def _count_draw_intrinsic(typingctx):
+        def codegen(context, builder, signature, args):
+            i64 = ir.IntType(64)
+            gv = builder.module.globals.get(DRAW_COUNTER_SYMBOL)
+            if gv is None:
+                gv = ir.GlobalVariable(builder.module, i64, DRAW_COUNTER_SYMBOL)
+                gv.linkage = "external"
+            builder.atomic_rmw("add", gv, ir.Constant(i64, 1), "monotonic")
+            return context.get_dummy_value()
+
+        return types.void(), codegen
+
+    @njit(cache=True, _nrt=False, inline="always")
+    def _count_draw():
+        _count_draw_intrinsic()
+
+else:
+
+    @njit(cache=True, _nrt=False, inline="always")
+    def _count_draw():
+        return None
+
+
+def draws_counted() -> int:
+    """Raw generator outputs drawn in this process so far (the counting build only)."""
+    if not COUNT_DRAWS:
+        raise RuntimeError("draws are counted only with CTHULHU_SIM_COUNT_DRAWS=1")
+    return int(_DRAW_COUNTS[0])
+
+
+def reset_draw_count() -> None:
+    """Set the counter back to zero (the counting build only)."""
+    if not COUNT_DRAWS:
+        raise RuntimeError("draws are counted only with CTHULHU_SIM_COUNT_DRAWS=1")
+    _DRAW_COUNTS[0] = 0
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -71,6 +135,7 @@ def _rotl(x, k):
 @njit(cache=True, _nrt=False)
 def rng_next(state):
     """Next raw 64-bit output of xoshiro256**."""
+    _count_draw()
     s0 = state[0]
     s1 = state[1]
     s2 = state[2]
@@ -284,6 +349,7 @@ def rng_save(state, st):
 @njit(cache=True, _nrt=False)
 def rng_next_v(st):
     """(next raw 64-bit output, new state): ``rng_next`` on a state value."""
+    _count_draw()
     s0, s1, s2, s3 = st
     result = _rotl(s1 * _U5, _U7) * _U9
     t = s1 << _U17

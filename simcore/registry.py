@@ -11,6 +11,7 @@ GAME_MODULES = {
     "sticky": "simcore.sticky.game",
     "tec": "simcore.tec.game",
     "hex": "simcore.hex.game",
+    "wakeup": "simcore.wakeup.game",
 }
 
 _cache: dict[str, Game] = {}

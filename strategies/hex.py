@@ -159,12 +159,15 @@ def danger(ip, s, side, c, x):
     return 1.0 - survive
 
 
-@njit(cache=True)
+FIELD_MAX = 15  # walking distances are held in four bit-planes: 0 .. 15 steps, 15 = far
+
+
+@njit(cache=True, _nrt=False)
 def fetch_field(ip, s, side):
     """Walking steps (around the Undergrowth; counters move, so they are ignored) from every
     hex to the nearest Artefact ``side`` still has to fetch: not on its base line and not
-    carried by one of its counters.  -1 where none can be reached."""
-    field = np.full(MAX_HEX, -1, dtype=np.int64)
+    carried by one of its counters.  A hex's steps are held across four bit-planes and a
+    reached set, all plain words (no array is made): read them with ``field_steps``."""
     f0 = _ZERO
     f1 = _ZERO
     for a in range(ip[I_N_ARTEFACTS]):
@@ -181,23 +184,41 @@ def fetch_field(ip, s, side):
     open0 = np.uint64(ip[I_BOARD_BITS]) & ~np.uint64(s[S_UG_BITS])
     open1 = np.uint64(ip[I_BOARD_BITS + 1]) & ~np.uint64(s[S_UG_BITS + 1])
     seen0, seen1 = f0, f1
+    p00 = p01 = p10 = p11 = p20 = p21 = p30 = p31 = _ZERO
     k = 0
     while f0 != _ZERO or f1 != _ZERO:
-        x = f0
-        while x != _ZERO:
-            field[lowest_bit(x)] = k
-            x &= x - _ONE
-        x = f1
-        while x != _ZERO:
-            field[64 + lowest_bit(x)] = k
-            x &= x - _ONE
+        kk = min(k, FIELD_MAX)
+        if kk & 1:
+            p00 |= f0
+            p01 |= f1
+        if kk & 2:
+            p10 |= f0
+            p11 |= f1
+        if kk & 4:
+            p20 |= f0
+            p21 |= f1
+        if kk & 8:
+            p30 |= f0
+            p31 |= f1
         n0, n1 = neighbours_of(ip, f0, f1)
         f0 = n0 & open0 & ~seen0
         f1 = n1 & open1 & ~seen1
         seen0 |= f0
         seen1 |= f1
         k += 1
-    return field
+    return (seen0, seen1, p00, p01, p10, p11, p20, p21, p30, p31)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def field_steps(field, x):
+    """Steps from hex ``x`` in a ``fetch_field`` (-1: no Artefact to fetch can be reached)."""
+    w = x >> 6
+    b = np.uint64(x & 63)
+    if (field[w] >> b) & _ONE == _ZERO:
+        return -1
+    return np.int64(((field[2 + w] >> b) & _ONE) | (((field[4 + w] >> b) & _ONE) << _ONE)
+                    | (((field[6 + w] >> b) & _ONE) << np.uint64(2))
+                    | (((field[8 + w] >> b) & _ONE) << np.uint64(3)))
 
 
 @njit(cache=True, _nrt=False)
@@ -221,8 +242,9 @@ def hex_value(ip, s, params, side, c, x, carrying, field):
                 v += W_GRAB
             if carrier >= 0 and ip[I_C_SIDE + carrier] != side:  # hunt the enemy carrier
                 v -= W_HUNT * params[AGGRESSION] * ip[I_C_ATTACK + c] * dist(ip, x, h)
-        if field[x] >= 0:
-            v -= W_APPROACH * field[x]
+        steps = field_steps(field, x)
+        if steps >= 0:
+            v -= W_APPROACH * steps
         # out of the way of a friend carrying an Artefact home
         for a in range(ip[I_N_ARTEFACTS]):
             carrier = s[S_A_CARRIER + a] - 1

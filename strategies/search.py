@@ -39,7 +39,7 @@ from simcore.engine import (
     SEARCH_SIG,
     SEAT,
 )
-from simcore.kernels import first_legal, log_event, rng_int
+from simcore.kernels import RNG_WORDS, first_legal, log_event, rng_int, rng_next, splitmix64
 from strategies.base import Param, StrategySpec
 
 Q_ITERATIONS = Q_SEATS + 1
@@ -97,6 +97,16 @@ def _carve(qp, wi, wf):
     out = wf[nodes:nodes + n_seats]
     sums = wf[nodes + n_seats:nodes + n_seats + n_m]
     return node, value, sim_s, sim_h, sim_v, mask, tried, counts, out, sums
+
+
+@njit(cache=True)
+def _reseed(state, key):
+    """A generator state from one 64-bit key (SplitMix64 expansion)."""
+    for k in range(RNG_WORDS):
+        key = splitmix64(key)
+        state[k] = key
+    if state[0] == 0 and state[1] == 0 and state[2] == 0 and state[3] == 0:
+        state[0] = np.uint64(1)
 
 
 @njit(cache=True)
@@ -284,7 +294,8 @@ def mcts(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
 @njit(SEARCH_SIG, cache=True)
 def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
     """Flat Monte Carlo: every legal action tried in turn by a playout from a fresh
-    determinization; the one with the best mean result for the deciding seat wins."""
+    determinization, in rounds on common random numbers; the one with the best mean result
+    for the deciding seat wins."""
     step = g[2]
     determinize = g[4]
     node, value, sim_s, sim_h, sim_v, mask, tried, counts, out, sums = _carve(qp, wi, wf)
@@ -300,15 +311,21 @@ def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
         sums[k] = 0.0
         if mask0[k]:
             n_legal += 1
+    # rounds of one playout per legal action, every action of a round on the same random
+    # numbers (its own stream seeded from one draw of the search's): the actions are compared
+    # on common random numbers, so a lucky die does not pick the move
+    sub = np.empty(RNG_WORDS, dtype=np.uint64)
     it = 0
     while it < iters:
+        round_key = rng_next(rng)
         for a in range(n_mask):
             if not mask0[a] or it >= iters:
                 continue
+            _reseed(sub, round_key)
             _copy(sim_s, s)
-            determinize(ip, fp, sim_s, view, seat, rng, sim_h)
-            step(ip, fp, sim_s, sim_h, rng, a, ev0, evn0)
-            _rollout(g, ip, fp, sim_s, sim_h, sim_v, mask, policy, sp, rng, depth, out, ev0,
+            determinize(ip, fp, sim_s, view, seat, sub, sim_h)
+            step(ip, fp, sim_s, sim_h, sub, a, ev0, evn0)
+            _rollout(g, ip, fp, sim_s, sim_h, sim_v, mask, policy, sp, sub, depth, out, ev0,
                      evn0)
             counts[a] += 1
             sums[a] += out[seat]

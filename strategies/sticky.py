@@ -25,7 +25,19 @@ from simcore.sticky.state import (
     V_TO_WIN,
 )
 from strategies.common import uniform_legal
-from strategies.registry import Param, register
+from strategies.registry import Param, param_offsets, register
+
+CHEATER_PARAMS = {
+    "ignore_p": Param(1.0, 0.0, 1.0, "chance of ignoring an eligible Curse each turn"),
+    "max_catch_p": Param(0.5, 0.0, 1.0, "ignore only Curses at most this likely to be caught"),
+}
+SPOILER_PARAMS = {
+    "block_at": Param(1.0, 0.0, 100.0, "block when a rival needs at most this many tokens"),
+}
+_CHEATER = param_offsets(CHEATER_PARAMS)
+IGNORE_P = _CHEATER["ignore_p"]
+MAX_CATCH_P = _CHEATER["max_catch_p"]
+BLOCK_AT = param_offsets(SPOILER_PARAMS)["block_at"]
 
 
 @njit(cache=True)
@@ -56,7 +68,7 @@ def cheater(view, legal, params, rng):
     """Like honest, but ignores a Curse (with chance ignore_p) when its catch chance is low."""
     kind = int(view[V_KIND])
     if kind == D_CURSE:
-        if view[V_CATCH_P] <= params[1] and rng_uniform(rng) < params[0]:
+        if view[V_CATCH_P] <= params[MAX_CATCH_P] and rng_uniform(rng) < params[IGNORE_P]:
             return A_IGNORE
         return A_RESPECT
     return honest(view, legal, params, rng)
@@ -68,7 +80,7 @@ def spoiler(view, legal, params, rng):
     anyone) when an opponent is within ``block_at`` tokens of winning."""
     kind = int(view[V_KIND])
     if kind == D_INVESTIGATOR:
-        if view[V_TO_WIN] - view[V_LEADER_TOKENS] <= params[0]:
+        if view[V_TO_WIN] - view[V_LEADER_TOKENS] <= params[BLOCK_AT]:
             return A_DETACH
         return A_SHAKE
     return honest(view, legal, params, rng)
@@ -84,8 +96,10 @@ def random_choice(view, legal, params, rng):
 # parameters follow them in the vector, at these offsets
 SEAT_STRATEGIES = ("honest", "cheater", "spoiler", "random")
 N_SEAT_PARAMS = 8  # one per tentacle (simcore.sticky.state.MAX_SEATS)
-CHEATER_AT = N_SEAT_PARAMS  # ignore_p, max_catch_p
-SPOILER_AT = N_SEAT_PARAMS + 2  # block_at
+CHEATER_AT = N_SEAT_PARAMS  # CHEATER_PARAMS
+CHEATER_END = CHEATER_AT + len(CHEATER_PARAMS)
+SPOILER_AT = CHEATER_END  # SPOILER_PARAMS
+SPOILER_END = SPOILER_AT + len(SPOILER_PARAMS)
 
 
 @njit(cache=True)
@@ -94,21 +108,13 @@ def by_seat(view, legal, params, rng):
     at one table."""
     which = int(params[int(view[V_SEAT])])
     if which == 1:
-        return cheater(view, legal, params[CHEATER_AT:CHEATER_AT + 2], rng)
+        return cheater(view, legal, params[CHEATER_AT:CHEATER_END], rng)
     if which == 2:
-        return spoiler(view, legal, params[SPOILER_AT:SPOILER_AT + 1], rng)
+        return spoiler(view, legal, params[SPOILER_AT:SPOILER_END], rng)
     if which == 3:
         return random_choice(view, legal, params, rng)
     return honest(view, legal, params, rng)
 
-
-CHEATER_PARAMS = {
-    "ignore_p": Param(1.0, 0.0, 1.0, "chance of ignoring an eligible Curse each turn"),
-    "max_catch_p": Param(0.5, 0.0, 1.0, "ignore only Curses at most this likely to be caught"),
-}
-SPOILER_PARAMS = {
-    "block_at": Param(1.0, 0.0, 100.0, "block when a rival needs at most this many tokens"),
-}
 
 register("sticky", "honest", honest, description=honest.__doc__)
 register("sticky", "cheater", cheater, CHEATER_PARAMS, description=cheater.__doc__)

@@ -40,11 +40,17 @@ GAME_COMMANDS = {
     "trace": {"base": [], "index": True},
     "compare": {"base": ["--games", "10", "-q"], "games": True, "strategies": True},
     "check": {"base": ["--games", "10", "-q"], "games": True, "checker": True},
+    "sensitivity": {"base": ["--games", "10", "-q"], "games": True, "balance": True},
+    "tune": {"base": ["--games", "10", "-q", "--target", "0.5", "--vary", "{key}"],
+             "games": True, "balance": True},
 }
 
 
 def _keys_of_kind(rules, kind: str) -> list:
-    return [e for k, e in rules.entries.items() if e.kind == kind and "." not in k]
+    """Keys of one kind, top-level ones first (a game whose switches all sit in a table,
+    such as Wake Up, Cthulhu!'s `readings.*`, still gets its rows)."""
+    entries = [e for e in rules.entries.values() if e.kind == kind]
+    return sorted(entries, key=lambda e: "." in e.key)
 
 
 def game_rows(game: str) -> list[Row]:
@@ -61,7 +67,7 @@ def game_rows(game: str) -> list[Row]:
             rows.append(Row(f"{cmd}-{game}-no-checker", [cmd, game, *how["base"]],
                             [f"{g.name} has no rules checker"]))
             continue
-        base = [cmd, game, *how["base"]]
+        base = [cmd, game, *(a.format(key=ints[0].key) for a in how["base"])]
         if how.get("strategies"):
             base += ["--strategies", ",".join(strategies[:2])]
 
@@ -120,7 +126,148 @@ def game_rows(game: str) -> list[Row]:
             add("index-2**63", ["--index", BIG], ["--index", "2**63"])
             add("index-negative", ["--index", "-1"], ["--index"])
         add("unknown-option", ["--no-such-option"], ["--no-such-option"])
+    rows += balance_rows(game)
+    rows += strength_rows(game)
     rows.append(Row(f"games-{game}-extra", ["games", game, "extra"], ["extra"]))
+    return rows
+
+
+def strength_rows(game: str) -> list[Row]:
+    """The strength commands' own mistakes (ladder, tournament), for every game."""
+    g = get_game(game)
+    rows: list[Row] = []
+    lad = ["ladder", game, "--games", "4", "-q", "--budgets", "2"]
+    rows += [
+        Row(f"ladder-{game}-unknown-key", lad + ["--set", "no_such_key=1"], ["no_such_key"]),
+        Row(f"ladder-{game}-budgets-word", lad + ["--budgets", "many"], ["--budgets"]),
+        Row(f"ladder-{game}-budgets-zero", lad + ["--budgets", "0"], ["--budgets"]),
+        Row(f"ladder-{game}-games-zero", lad + ["--games", "0"], ["--games"]),
+        Row(f"ladder-{game}-seed-2**63", lad + ["--seed", BIG], ["--seed", "2**63"]),
+    ]
+    if g.kind.searchable:
+        rows.append(Row(f"ladder-{game}-search-plain", lad + ["--search", "random"],
+                        ["'random'", "not a search strategy"]))
+    if not g.kind.cooperative:
+        rows += [Row(f"ladder-{game}-seat-7", lad + ["--seat", "7"], ["--seat 7"]),
+                 Row(f"ladder-{game}-field-unknown", lad + ["--field", "no_such_strategy"],
+                     ["no_such_strategy"])]
+    names = [n for n in registry.names(g.name) if n not in ("table", "by_seat", "pair")]
+    tour = ["tournament", game, "--games", "4", "-q"]
+    if g.kind.cooperative:
+        rows.append(Row(f"tournament-{game}-cooperative",
+                        tour + ["--strategies", ",".join(names[:2])], ["cooperative"]))
+        return rows
+    rows += [
+        Row(f"tournament-{game}-one", tour + ["--strategies", names[0]], ["at least two"]),
+        Row(f"tournament-{game}-twice", tour + ["--strategies", f"{names[0]},{names[0]}"],
+            ["twice"]),
+        Row(f"tournament-{game}-unknown", tour + ["--strategies", f"{names[0]},nobody"],
+            ["'nobody'"]),
+        Row(f"tournament-{game}-empty-item", tour + ["--strategies", f"{names[0]},"],
+            ["empty name"]),
+        Row(f"tournament-{game}-two-clusters",
+            tour + ["--strategies", ",".join(names[:2]), "--scheduler", "tcp://x:1",
+                    "--dask-local", "2"], ["--scheduler or --dask-local"]),
+        Row(f"tournament-{game}-unknown-key",
+            tour + ["--strategies", ",".join(names[:2]), "--set", "no_such_key=1"],
+            ["no_such_key"]),
+    ]
+    return rows
+
+
+def balance_rows(game: str) -> list[Row]:
+    """The balance tools' own mistakes (sensitivity, tune), from the game's rules data: an
+    unknown key, a key that is not a number, a target outside [0, 1], bounds that leave out
+    the value in effect, and the rest of their options."""
+    g = get_game(game)
+    rules = g.default_rules()
+    key = next(e for e in _keys_of_kind(rules, "int")
+               if e.max is not None and e.value + 1 < e.max)
+    word = next(e for e in _keys_of_kind(rules, "str") + _keys_of_kind(rules, "bool"))
+    wrong_metric, why = (("seat0", "cooperative") if g.kind.cooperative
+                         else ("win", "competitive"))
+    outside = f"{key.key}={key.value + 1}:{int(key.max)}"
+    s = ["sensitivity", game, "--games", "10", "-q"]
+    t = ["tune", game, "--games", "10", "-q"]
+    tv = [*t, "--target", "0.5", "--vary", key.key]
+    rows = [
+        Row(f"sensitivity-{game}-keys-unknown", [*s, "--keys", "no_such_key"],
+            ["no_such_key", "unknown key"]),
+        Row(f"sensitivity-{game}-keys-not-numeric", [*s, "--keys", word.key],
+            [word.key, "not a number"]),
+        Row(f"sensitivity-{game}-keys-glob-none", [*s, "--keys", "zz*"],
+            ["zz*", "matches no number"]),
+        Row(f"sensitivity-{game}-keys-item-beyond", [*s, "--keys", f"{key.key}[0]"],
+            [key.key, "not a list"]),
+        Row(f"sensitivity-{game}-method", [*s, "--method", "magic"], ["--method magic"]),
+        Row(f"sensitivity-{game}-step-zero", [*s, "--step", "0"], ["--step 0"]),
+        Row(f"sensitivity-{game}-step-nan", [*s, "--step", "nan"], ["--step"]),
+        Row(f"sensitivity-{game}-bounds-oat", [*s, "--bounds", outside], ["--bounds applies"]),
+        Row(f"sensitivity-{game}-bounds-exclude-default",
+            [*s, "--method", "morris", "--keys", key.key, "--bounds", outside],
+            [key.key, "leaves out", str(key.value)]),
+        Row(f"sensitivity-{game}-bounds-malformed",
+            [*s, "--method", "morris", "--keys", key.key, "--bounds", key.key], ["KEY=LO:HI"]),
+        Row(f"sensitivity-{game}-metric-unknown", [*s, "--metric", "luck"], ["--metric luck"]),
+        Row(f"sensitivity-{game}-metric-kind", [*s, "--metric", wrong_metric], [why]),
+        Row(f"sensitivity-{game}-metric-outcome", [*s, "--metric", "outcome:nope"],
+            ["outcome:nope", g.outcomes[0]]),
+        Row(f"sensitivity-{game}-sobol-samples", [*s, "--method", "sobol", "--samples", "3",
+                                                  "--keys", key.key],
+            ["--samples 3", "power of two"]),
+        Row(f"sensitivity-{game}-morris-levels", [*s, "--method", "morris", "--levels", "3",
+                                                  "--keys", key.key], ["--levels 3"]),
+        Row(f"sensitivity-{game}-morris-no-keys", [*s, "--method", "morris"],
+            ["--method morris", "--keys"]),
+        Row(f"sensitivity-{game}-resume-no-out", [*s, "--resume"], ["--resume", "--out"]),
+        Row(f"sensitivity-{game}-resume-and-overwrite",
+            [*s, "--out", "o3", "--resume", "--overwrite"], ["--resume or --overwrite"]),
+        Row(f"sensitivity-{game}-top-negative", [*s, "--top", "-1"], ["--top"]),
+        Row(f"sensitivity-{game}-out-foreign", [*s, "--out", "mine"], ["mine", "not written by"]),
+        Row(f"sensitivity-{game}-out-file", [*s, "--out", "a-file.txt"], ["a-file.txt",
+                                                                          "is a file"]),
+        Row(f"sensitivity-{game}-dask-both", [*s, "--dask-local", "2", "--scheduler",
+                                              "tcp://x:1"], ["--scheduler"]),
+        Row(f"tune-{game}-vary-unknown", [*t, "--target", "0.5", "--vary", "no_such_key"],
+            ["no_such_key", "unknown key"]),
+        Row(f"tune-{game}-vary-not-numeric", [*t, "--target", "0.5", "--vary", word.key],
+            [word.key, "not a number"]),
+        Row(f"tune-{game}-vary-missing", [*t, "--target", "0.5"], ["--vary"]),
+        Row(f"tune-{game}-target-missing", [*t, "--vary", key.key], ["--target"]),
+        Row(f"tune-{game}-target-above-one", [*t, "--target", "1.5", "--vary", key.key],
+            ["--target 1.5", "outside [0, 1]"]),
+        Row(f"tune-{game}-target-below-zero", [*t, "--target", "-0.2", "--vary", key.key],
+            ["outside [0, 1]"]),
+        Row(f"tune-{game}-target-percent", [*t, "--target", "120%", "--vary", key.key],
+            ["outside [0, 1]"]),
+        Row(f"tune-{game}-target-word", [*t, "--target", "lots", "--vary", key.key],
+            ["--target lots", "not a number"]),
+        Row(f"tune-{game}-target-levels", [*t, "--target", "nonsense=0.5,other=0.4",
+                                           "--vary", key.key], ["not the values of one"]),
+        Row(f"tune-{game}-target-metric-kind", [*t, "--target", f"{wrong_metric}=0.5",
+                                                "--vary", key.key], [why]),
+        Row(f"tune-{game}-bounds-exclude-default", [*tv, "--bounds", outside],
+            [key.key, "leaves out", str(key.value)]),
+        Row(f"tune-{game}-bounds-above-max",
+            [*tv, "--bounds", f"{key.key}={int(key.min)}:{int(key.max) + 1}"],
+            [key.key, "above the key's maximum"]),
+        Row(f"tune-{game}-bounds-not-varied", [*tv, "--bounds", "no_such_key=1:2"],
+            ["no_such_key", "not one of the keys varied"]),
+        Row(f"tune-{game}-bounds-not-integer", [*tv, "--bounds", f"{key.key}=0.5:{key.max}"],
+            [key.key, "not an integer"]),
+        Row(f"tune-{game}-tol-integer", [*tv, "--tol", "0.5"], ["--tol applies to float"]),
+        Row(f"tune-{game}-max-games-below", [*tv, "--games", "100", "--max-games", "50"],
+            ["--max-games"]),
+        Row(f"tune-{game}-penalty-negative", [*tv, "--penalty", "-1"], ["--penalty"]),
+        Row(f"tune-{game}-budget-zero", [*tv, "--budget", "0"], ["--budget"]),
+        Row(f"tune-{game}-confirm-zero", [*tv, "--confirm", "0"], ["--confirm"]),
+        Row(f"tune-{game}-vary-twice", [*tv, "--vary", key.key], ["given twice"]),
+        Row(f"tune-{game}-out-foreign", [*tv, "--out", "mine"], ["mine", "not written by"]),
+        Row(f"tune-{game}-resume-no-out", [*tv, "--resume"], ["--resume", "--out"]),
+    ]
+    if g.kind.cooperative:
+        rows.append(Row(f"tune-{game}-fair-cooperative", [*t, "--target", "fair", "--vary",
+                                                          key.key], ["fair", "cooperative"]))
     return rows
 
 

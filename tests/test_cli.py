@@ -177,7 +177,7 @@ def test_trace_with_overrides_and_strategy():
         (["--set", "table.width_cm=wide"], "table.width_cm",
          "allowed: a float, between 10.0 and 500.0"),
         (["--set", "sixth_colour_face=blue"], "sixth_colour_face",
-         "allowed: a str, one of reroll, any"),
+         "allowed: a str, one of colour, reroll, any"),
         (["--set", "turn.shake_drop_p=1.5"], "turn.shake_drop_p",
          "allowed: a float, between 0.0 and 1.0"),
         (["--set", "seats=expert,nobody,average,average"], "seats",
@@ -234,8 +234,17 @@ def test_bench_json():
     out = json.loads(r.stdout)
     assert set(out) == {"sticky"}  # the JSON maps each game to its figures
     sticky = out["sticky"]
-    assert set(sticky) == {"playouts_per_s", "default_strategy", "strategies", "threads"}
+    assert set(sticky) == {"playouts_per_s", "default_strategy", "strategies", "threads",
+                           "draws_per_playout", "generator_draws_per_s",
+                           "floor_playouts_per_s", "floor_ratio"}
     assert sticky["threads"] >= 1
+    # the random-number floor (experiments.rng_floor): draws counted by a counting build
+    assert 50 < sticky["draws_per_playout"] < 5000
+    assert sticky["floor_playouts_per_s"] == pytest.approx(
+        sticky["generator_draws_per_s"] / sticky["draws_per_playout"])
+    assert sticky["floor_ratio"] == pytest.approx(
+        sticky["floor_playouts_per_s"] / sticky["playouts_per_s"])
+    assert sticky["floor_ratio"] > 1  # a playout does more than draw its numbers
     assert sticky["default_strategy"] == "honest"
     from strategies import registry
 

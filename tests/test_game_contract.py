@@ -182,6 +182,27 @@ def test_replaying_the_recorded_answers_from_init_reproduces_the_game(name):
 
 
 @pytest.mark.parametrize("name", SEARCHABLE)
+def test_apply_logs_each_steps_events_and_says_how_many(name):
+    """Stepping the recorded answers with an event array logs, step by step, the game's own
+    events of the trace (all but the driver's decision lines), and ``apply`` returns how many
+    rows each step wrote."""
+    g = get_game(name)
+    config = configs(name)[0]
+    events, _ = g.trace_events(config, 8, 0)
+    own = [tuple(e) for e in events if e[0] not in (E.EV_DECIDE, E.EV_FAULT)]
+    answers = [int(e[3]) for e in events if e[0] == E.EV_DECIDE]
+    st = g.new_state(config, 8, 0)
+    logged = []
+    buffer = np.zeros((10_000, E.EV_WIDTH), dtype=np.int64)
+    for a in answers:
+        n = g.apply(config, st, a, events=buffer)
+        assert 0 <= n <= len(buffer)
+        logged += [tuple(e) for e in buffer[:n]]
+    assert not st.playing
+    assert logged == own and len(own) > 0
+
+
+@pytest.mark.parametrize("name", SEARCHABLE)
 def test_copy_is_independent_and_copy_then_step_equals_step(name):
     g = get_game(name)
     config = random_config(name)

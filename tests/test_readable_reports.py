@@ -148,3 +148,18 @@ def test_findings_of_a_competitive_sweep(tmp_path):
     assert "Lowest seat 0 win rate: " in text and "highest: " in text
     assert "Curses on" in text or "Curses off" in text
     assert "Never happens: `cap`" in text
+
+
+def test_a_competitive_sweep_shows_every_way_the_game_ends(tmp_path):
+    """Wake Up, Cthulhu! ends next to Cthulhu (its first outcome) or on the Red Candle: the
+    table of every cell has a column for each, the first included (a cooperative game's first
+    outcome is its team win, the headline, and has no column of its own)."""
+    spec = {"title": "small wakeup", "game": "wakeup", "seed": 1, "strategy": "heuristic",
+            "axes": {"players": [2, 3]}, "games": {"per_cell": 60}}
+    result = run_sweep(spec, tmp_path / "sweep")
+    md = (result.root / "report.md").read_text()
+    table = md.split("## Every cell")[1].split("\n## ")[0]
+    header = next(line for line in table.splitlines() if line.startswith("|"))
+    for outcome in ("next_to_cthulhu", "red_candle", "turn_cap"):
+        assert outcome in header, header
+    assert "`next_to_cthulhu`:" in table

@@ -223,3 +223,20 @@ def test_tournament_and_ladder_refuse_what_they_cannot_do():
     with pytest.raises(RulesError, match="not a search strategy"):
         run_ladder("hex", None, games=5, search="heuristic")
     assert "mcts" in registry.names("hex") and "table" in registry.names("hex")
+
+
+def test_search_strategies_as_a_sweep_axis_with_their_own_settings(tmp_path):
+    """A strategy axis of search strategies with shared settings of theirs (the game's
+    default strategy lacks them: they are each strategy's, checked with it)."""
+    from experiments import run_sweep
+
+    spec = {"game": "hex", "seed": 1, "strategy": ["flat_mc", "mcts"],
+            "settings": {"strategy.iterations": 6, "strategy.depth": 3},
+            "games": {"per_cell": 3}}
+    result = run_sweep(spec, tmp_path / "s", report=False)
+    assert list(result.results["strategy"]) == ["flat_mc", "mcts"]
+    assert (result.results["mean_searches"] > 0).all()
+    from experiments.spec import SpecError
+
+    with pytest.raises(SpecError, match="iterations"):
+        run_sweep({**spec, "strategy": ["heuristic", "mcts"]}, tmp_path / "t", report=False)

@@ -18,10 +18,10 @@ from numba import njit
 from scipy import stats
 
 from experiments.stats import wilson
-from simcore.kernels import new_rng
+from simcore.kernels import new_rng, rng_load, rng_seed
 from simcore.rules_data import RulesError
 from simcore.sticky.loader import curse_names
-from simcore.sticky.playout import trace_game
+from simcore.sticky.playout import rank_seats, tangle_first_throws, trace_game
 from simcore.sticky.rules import (
     INF,
     OFF,
@@ -29,11 +29,17 @@ from simcore.sticky.rules import (
     RACE_LOST,
     RACE_MISHAP,
     RACE_SCORED,
+    ZIG_F,
+    ZIG_K,
+    ZIG_R,
+    ZIG_W,
+    bit,
     caught_ignoring,
     creature_index,
     draw_curse,
-    find_neighbours,
+    exponential_zig_v,
     first_throw_time,
+    investigator_gap2,
     kind_of,
     n_tokens,
     place_token,
@@ -41,7 +47,7 @@ from simcore.sticky.rules import (
     roll_dice,
     setup_table,
     shake_off,
-    stuck_tokens,
+    stuck_mask,
 )
 from simcore.sticky.state import (
     A_DETACH,
@@ -56,35 +62,47 @@ from simcore.sticky.state import (
     EV_CURSE_FREE,
     EV_DETACH,
     EV_GIVE_UP,
+    EV_NOTICE,
     EV_PENALTY,
+    EV_PUT_BACK,
     EV_ROLL,
+    EV_SETUP,
     EV_SHAKE,
+    EV_TANGLE,
     EV_THROW,
     EV_TIE,
     EV_TOKEN,
     EV_VOID,
     EV_WIDTH,
     EV_WIN,
+    F_CENTRE,
     F_DEPTH,
     F_REACH,
     F_RETHROW_LO,
     F_RETHROW_SPAN,
     F_ROLL_S,
     F_SHAKE_S,
+    F_TANGLE_P,
+    F_TANGLE_S,
+    F_TANGLE_WINDOW,
     F_TOKEN_R,
     F_WIDTH,
     I_INVESTIGATORS,
     I_MAX_THROWS,
+    I_TANGLES,
     LEGAL_SIZE,
     MAX_SEATS,
     MAX_TOKENS,
     NO_CURSE,
     O_CAP,
     O_WIN,
+    R_CONTACTS,
     R_GAME_MS,
     R_INV_HITS,
+    R_OUTCOME,
     R_SHAKES,
     R_SIZE,
+    R_TANGLES,
     R_TURNS,
     R_VOID,
     SK_AIM,
@@ -139,30 +157,30 @@ class RaceOut(NamedTuple):
     inv_hits: int
     shakes: int
     events: np.ndarray
+    contacts: int = 0
 
 
 def run_race(config, board, target, seat=0, t=0.0, cursed=NO_CURSE, best=INF, decide=honest,
              seed=0, index=0, any_kind=-1, max_throws=None, tokens=None):
     """One seat's race on ``board``, with its own stream (seed, index)."""
     p = config.params
-    nbr = np.zeros(MAX_TOKENS, dtype=np.int64)
-    n_nbr = find_neighbours(board.px, board.py, target, nbr, any_kind >= 0, p.fp, p.ip)
     view = np.zeros(V_SIZE)
     legal = np.zeros(LEGAL_SIZE, dtype=np.uint8)
     if tokens is None:
         tokens = np.zeros(MAX_SEATS, dtype=np.int64)
     curse_of = np.full(MAX_SEATS, NO_CURSE, dtype=np.int64)
-    counters = np.zeros(2, dtype=np.int64)
+    counters = np.zeros(3, dtype=np.int64)
     ev = np.zeros((4096, EV_WIDTH), dtype=np.int64)
     evn = np.zeros(1, dtype=np.int64)
     if max_throws is None:
         max_throws = int(p.ip[I_MAX_THROWS])
+    gap2 = float(investigator_gap2(board.px, board.py, int(target), p.fp, p.ip))
     t_end, res, caught = race(
         new_rng(seed, index), decide, config.strategy.values, view, legal, board.px, board.py,
-        nbr, n_nbr, int(target), int(any_kind), int(seat), float(t), int(cursed), tokens,
-        curse_of, p.skill, p.curse, p.phit, float(best), counters, ev, evn, p.fp, p.ip,
-        int(max_throws))
-    return RaceOut(t_end, res, caught, int(counters[0]), int(counters[1]), ev[:evn[0]].copy())
+        int(target), int(any_kind), int(seat), float(t), int(cursed), tokens, curse_of, p.skill,
+        p.curse, p.phit, float(best), gap2, counters, ev, evn, p.fp, p.ip, int(max_throws))
+    return RaceOut(t_end, res, caught, int(counters[0]), int(counters[1]), ev[:evn[0]].copy(),
+                   int(counters[2]))
 
 
 def replay(config, seed, index):
@@ -298,36 +316,64 @@ def test_STK_S_4_first_player_holds_the_dice(sticky, first):
 # ---- turn -------------------------------------------------------------------------------------
 @njit(cache=True)
 def roll_many(rng, ip, n):
-    out = np.empty((n, 3), dtype=np.int64)
+    out = np.empty((n, 4), dtype=np.int64)
     for i in range(n):
-        kind, colour, rerolls = roll_dice(rng, ip)
+        kind, colour, rerolls, face = roll_dice(rng, ip)
         out[i, 0] = kind
         out[i, 1] = colour
         out[i, 2] = rerolls
+        out[i, 3] = face
     return out
 
 
 def test_STK_T_1_dice_designate_exactly_one_creature(sticky):
     """STK-T-1: the Creature die names the kind, the Colour die the colour; exactly one token
-    matches.  The Colour die's sixth face is rolled again (default reading)."""
-    p = configure(sticky).params
+    matches.  The Colour die has six faces for five colours, blue on two (the default,
+    public reading): blue Creatures are designated twice as often as each other colour."""
+    config = configure(sticky)
+    p = config.params
+    assert config.rules["sixth_colour_face"] == "colour"
+    assert config.rules.entries["sixth_colour_face"].source == "public"
+    assert config.rules["components.sixth_face_colour"] == "blue"
+    blue = config.rules["components.colour_names"].index("blue")
     n = 120_000
     rolls = roll_many(new_rng(61, 0), p.ip, n)
-    kinds, colours, rerolls = rolls[:, 0], rolls[:, 1], rolls[:, 2]
+    kinds, colours, rerolls, faces = rolls.T
     assert stats.chisquare(np.bincount(kinds, minlength=6)).pvalue > ALPHA
-    assert kinds.max() == 5 and colours.min() == 0 and colours.max() == 4
-    assert stats.chisquare(np.bincount(colours, minlength=5)).pvalue > ALPHA
-    # rerolls of the sixth face: geometric, P(k) = (1/6)^k * 5/6
-    obs = np.bincount(rerolls, minlength=4)[:4].astype(float)
-    obs[3] += (rerolls >= 4).sum()
-    probs = np.array([5 / 6, 5 / 36, 5 / 216, 1 / 216])
-    assert stats.chisquare(obs, probs * n).pvalue > ALPHA
+    assert stats.chisquare(np.bincount(faces, minlength=6)).pvalue > ALPHA
+    assert kinds.max() == 5 and faces.max() == 5 and (rerolls == 0).all()
+    assert (colours[faces < 5] == faces[faces < 5]).all() and (colours[faces == 5] == blue).all()
+    expected = np.full(5, 1 / 6)
+    expected[blue] = 2 / 6
+    assert stats.chisquare(np.bincount(colours, minlength=5), expected * n).pvalue > ALPHA
     # each (kind, colour) is exactly one Creature token, and every Creature is reachable
     tokens = {creature_index(k, c, p.ip) for k in range(6) for c in range(5)}
     assert tokens == set(range(5, 35))
     assert all(kind_of(creature_index(k, c, p.ip), p.ip) == k
                for k in range(6) for c in range(5))
     assert kind_of(0, p.ip) == -1 and kind_of(4, p.ip) == -1  # Investigators
+    # the doubled colour is the rules data's: another name, another colour
+    red = configure(sticky, {"components.sixth_face_colour": "red"}).params
+    rolls = roll_many(new_rng(61, 0), red.ip, 6000)
+    assert (rolls[rolls[:, 3] == 5, 1] == 2).all()
+    with pytest.raises(RulesError, match="sixth_face_colour.*'teal' names none of the 5 colours"):
+        configure(sticky, {"components.sixth_face_colour": "teal"})
+
+
+def test_STK_T_1_sixth_face_rolled_again_reading(sticky):
+    """STK-T-1, the 'reroll' reading of the Colour die's sixth face (the one before the
+    published review): rolled again, so each colour is equally likely."""
+    p = configure(sticky, {"sixth_colour_face": "reroll"}).params
+    n = 120_000
+    rolls = roll_many(new_rng(61, 0), p.ip, n)
+    colours, rerolls = rolls[:, 1], rolls[:, 2]
+    assert colours.min() == 0 and colours.max() == 4 and (rolls[:, 3] < 5).all()
+    assert stats.chisquare(np.bincount(colours, minlength=5)).pvalue > ALPHA
+    # rerolls of the sixth face: geometric, P(k) = (1/6)^k * 5/6
+    obs = np.bincount(rerolls, minlength=4)[:4].astype(float)
+    obs[3] += (rerolls >= 4).sum()
+    probs = np.array([5 / 6, 5 / 36, 5 / 216, 1 / 216])
+    assert stats.chisquare(obs, probs * n).pvalue > ALPHA
 
 
 def test_STK_T_1_sixth_face_any_colour_reading(sticky):
@@ -337,17 +383,18 @@ def test_STK_T_1_sixth_face_any_colour_reading(sticky):
     rolls = roll_many(new_rng(61, 1), p.ip, n)
     assert (rolls[:, 2] == 0).all()
     assert set(np.unique(rolls[:, 1])) == {-1, 0, 1, 2, 3, 4}
+    assert ((rolls[:, 1] == -1) == (rolls[:, 3] == 5)).all()
     assert stats.binomtest(int((rolls[:, 1] == -1).sum()), n, 1 / 6).pvalue > ALPHA
 
 
-
 def roll_trace(config, rolls):
-    """The trace lines of hand-made Roll events (turn, roller, kind, colour, rerolls)."""
+    """The trace lines of hand-made Roll events (turn, roller, kind, colour, rerolls[,
+    Colour die face])."""
     from simcore.sticky.trace import format_events
 
     ev = np.zeros((len(rolls) + 1, EV_WIDTH), dtype=np.int64)
     for i, roll in enumerate(rolls):
-        ev[i, :6] = (EV_ROLL, *roll)
+        ev[i, :1 + len(roll)] = (EV_ROLL, *roll)
     ev[-1, :3] = (EV_WIN, 0, len(rolls))
     rec = np.zeros(R_SIZE, dtype=np.int64)
     rec[R_TURNS] = len(rolls)
@@ -362,8 +409,8 @@ def test_STK_T_1_trace_names_colours_and_the_sixth_face(sticky):
     config = configure(sticky)
     assert config.rules["components.colour_names"] == ["green", "blue", "red", "yellow",
                                                        "purple"]
-    lines = roll_trace(config, [(1, 0, 1, 2, 0), (2, 1, 5, 0, 1), (3, 2, 0, 4, 3),
-                                (4, 3, 2, -1, 0)])
+    lines = roll_trace(config, [(1, 0, 1, 2, 0, 2), (2, 1, 5, 0, 1, 0), (3, 2, 0, 4, 3, 4),
+                                (4, 3, 2, -1, 0, 5), (5, 0, 1, 1, 0, 5)])
     assert lines[0] == "Turn 1: seat 0 rolls the red Mi-Go."
     assert lines[1] == ("Turn 2: seat 1 rolls the green Cat of Ulthar (the Colour die showed "
                         "the sixth face once and was rolled again).")
@@ -371,8 +418,10 @@ def test_STK_T_1_trace_names_colours_and_the_sixth_face(sticky):
                         "the sixth face 3 times and was rolled again).")
     assert lines[3] == ("Turn 4: seat 3 rolls Spawn of Shub-Niggurath and the Colour die shows "
                         "the sixth face: any Spawn of Shub-Niggurath counts.")
+    assert lines[4] == ("Turn 5: seat 0 rolls the blue Mi-Go (the Colour die's sixth face, "
+                        "also blue).")
     # other names, and a colour beyond the list shown by number
-    config = configure(sticky, {"components.creature_colours": 6,
+    config = configure(sticky, {"components.creature_colours": 6, "sixth_colour_face": "reroll",
                                 "components.colour_die_faces": 8,
                                 "components.colour_names": ["ink", "bone"],
                                 "components.creature_names": ["Shoggoth", "Byakhee"]})
@@ -450,6 +499,65 @@ def test_STK_T_2_roller_head_start(sticky):
         assert plain >= p.skill[1, 0]  # never below the profile's minimum reaction time
 
 
+def test_STK_T_2_the_first_to_finish_wins_whatever_the_seat_order(sticky):
+    """STK-T-2: all players throw at once, so the turn goes to whoever finishes first,
+    whatever the order of the seats from the roller.  Constant times and sure hits: seat 0
+    (the first roller) throws at 0.5 s and detaches by 1.4 s, seat 1 throws at 2 s, seat 2
+    at 0.6 s and detaches by 0.7 s.  Seat 2 ends every turn and wins 5-0, including the
+    first, which seat 0 rolls (racing seats in the roller's order would stop at seat 1,
+    which cannot beat 1.4 s, and give the turn to seat 0)."""
+    profile = {"beginner": (2.0, 0.9), "average": (0.6, 0.1), "expert": (0.5, 0.9)}
+    over = {"players": 3, "seats": ["expert", "beginner", "average"], "first_player": 0,
+            "components.investigators": 0, "tangles": False}
+    for name, (react, detach) in profile.items():
+        over.update({f"profiles.{name}.reaction_min_s": react,
+                     f"profiles.{name}.reaction_mean_s": react,
+                     f"profiles.{name}.detach_s": detach, f"profiles.{name}.aim_sd_cm": 0.0})
+    config = configure(sticky, over)
+    recs = sticky.run_batch(config, 1, 0, 50)
+    assert (recs["winner"] == 2).all() and (recs["turns"] == 5).all()
+    assert (recs["tokens_2"] == 5).all() and (recs["tokens_0"] == 0).all()
+    assert (recs["roller_wins"] == 4).all()  # every turn but the first, which seat 0 rolled
+    rec, ev = replay(config, 1, 0)
+    first = split_turns(ev)[0]
+    assert first[0][2] == 0 and turn_winner(first[1]) == (2, 1)
+
+
+@njit(cache=True)
+def zig_sample(seed, n, mean):
+    rng = np.empty(4, dtype=np.uint64)
+    rng_seed(rng, seed, 0)
+    st = rng_load(rng)
+    out = np.empty(n)
+    for i in range(n):
+        out[i], st = exponential_zig_v(st, mean)
+    return out
+
+
+def test_STK_T_2_reaction_time_tails_are_exponential(sticky):
+    """STK-T-2: a reaction time is reaction_min_s plus an exponential tail of mean
+    reaction_mean_s - reaction_min_s, drawn by the ziggurat (exponential_zig_v): the law is
+    the exponential's (KS, mean, variance, the tail beyond the ziggurat's base layer and a
+    middle quantile), the mean scales it exactly, and first throws use it."""
+    n = 2_000_000
+    x = zig_sample(5, n, 1.0)
+    assert (x >= 0).all()
+    assert stats.kstest(x[:500_000], "expon").pvalue > ALPHA
+    assert abs(x.mean() - 1.0) < 4 / np.sqrt(n)
+    assert abs(x.var() - 1.0) < 4 * np.sqrt(8 / n)  # var of (X - 1)^2 is 8
+    for cut in (ZIG_R, 3.0, 0.5):
+        assert stats.binomtest(int((x > cut).sum()), n, np.exp(-cut)).pvalue > ALPHA
+    assert np.array_equal(zig_sample(5, 1000, 2.5), 2.5 * x[:1000])
+    # the tables: layers narrowing towards the tail, the densities of their edges
+    assert ZIG_K[1] == 0 and (np.diff(ZIG_F[1:]) < 0).all() and (np.diff(ZIG_W[1:]) > 0).all()
+    # a first throw: the minimum plus that tail, for each profile's numbers
+    p = configure(sticky).params
+    lo, mean = p.skill[1, 0], p.skill[1, 1]
+    tails = [first_throw_time(new_rng(i, 9), 1, False, NO_CURSE, p.skill, p.curse, p.fp) - lo
+             for i in range(4000)]
+    assert stats.kstest(np.array(tails) / (mean - lo), "expon").pvalue > ALPHA
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_STK_T_2_exact_ties_go_to_a_tied_seat_at_random(sticky, players):
     """STK-T-2: with constant reaction times and every throw hitting, all seats finish at the
@@ -457,7 +565,7 @@ def test_STK_T_2_exact_ties_go_to_a_tied_seat_at_random(sticky, players):
     random (logged as EV_TIE), not to the roller or the first seat raced."""
     config = configure(sticky, {
         "players": players, "profiles.average.reaction_mean_s": 0.45,
-        "profiles.average.aim_sd_cm": 0.0, "components.investigators": 0})
+        "profiles.average.aim_sd_cm": 0.0, "components.investigators": 0, "tangles": False})
     recs = sticky.run_batch(config, 3, 0, 600)
     turns = int(recs["turns"].sum())
     roller = wilson(int(recs["roller_wins"].sum()), turns, z=3.29)
@@ -484,12 +592,20 @@ def test_STK_T_3_shake_off_investigators(sticky):
     curse_of = np.full(MAX_SEATS, NO_CURSE, dtype=np.int64)
     ev = np.zeros((1000, EV_WIDTH), dtype=np.int64)
 
+    target = 20  # a Creature; Investigators are tokens 0-4, other Creatures from 5
+
     def shake(config, decide, n_inv, n_oth, extra=False, t=2.0, tf=1.0, seed=0, best=INF):
         evn = np.zeros(1, dtype=np.int64)
-        out = shake_off(new_rng(seed, 0), decide, config.strategy.values, view, legal, 0,
-                        tokens, curse_of, n_inv, n_oth, extra, t, tf, best, ev, evn,
-                        config.params.fp, config.params.ip)
-        return out, ev[:evn[0]].copy()
+        aboard = np.uint64(0)
+        for j in list(range(n_inv)) + list(range(5, 5 + n_oth)):
+            aboard |= bit(j)
+        t, held, left, shakes = shake_off(
+            new_rng(seed, 0), decide, config.strategy.values, view, legal, 0, tokens, curse_of,
+            aboard | bit(target), target, extra, t, tf, best, ev, evn, config.params.fp,
+            config.params.ip)
+        assert bool(left & bit(target)) == held  # the target is aboard when held
+        n_left = int(bin(int(left) & 0b11111).count("1"))
+        return (t, held, n_left, shakes), ev[:evn[0]].copy()
 
     # every shake drops everything: one shake, the target is gone
     sure = configure(sticky, {"turn.shake_drop_p": 1.0})
@@ -526,14 +642,123 @@ def test_STK_T_3_shake_off_investigators(sticky):
     assert stats.binomtest(wins, n, expected).pvalue > ALPHA
 
 
+def test_STK_T_3_an_investigator_caught_on_a_miss_stays_on_the_tentacle(sticky):
+    """STK-T-3/T-5: an Investigator picked up by a miss stays on the tentacle until it is
+    shaken off.  Here it lies 8 cm from the target: only a miss can reach it (a hit lands
+    within 3.5 cm of the target).  With nothing ever falling off and a player who never
+    notices, every such Investigator comes home with the target (a mishap); with the
+    rethrow's shake dropping everything, none does."""
+    over = {"turn.shake_drop_p": 0.0, "profiles.average.notice_p": 0.0,
+            "profiles.average.aim_sd_cm": 4.0}
+    config = configure(sticky, over)
+    p = config.params
+    b = Board(p)
+    target = b.put(creature_index(1, 2, p.ip), 30.0, 25.0)
+    b.put(2, 38.0, 25.0)
+    carried = clean = 0
+    for seed in range(300):
+        out = run_race(config, b, target, seed=seed)
+        throws = [e for e in out.events if e[0] == EV_THROW]
+        picked = [k for k, e in enumerate(throws) if e[5] > 0]
+        assert all(throws[k][3] == 0 for k in picked)  # only misses reach it
+        if picked:
+            carried += 1
+            # it stays: every later throw has it on the tentacle, and the target comes home
+            # with it (an unnoticed Investigator: a mishap)
+            assert all(e[7] == 1 for e in throws[picked[0]:])
+            assert out.result == RACE_MISHAP and out.inv_hits == 1 and out.contacts == 1
+        else:
+            clean += 1
+            assert out.result == RACE_SCORED and out.inv_hits == 0
+    assert carried > 30 and clean > 30
+    # the pull-back's shake drops it every time: the target comes home clean
+    config = configure(sticky, {**over, "turn.shake_drop_p": 1.0})
+    contacts = 0
+    for seed in range(300):
+        out = run_race(config, b, target, seed=seed)
+        contacts += out.contacts
+        assert out.result == RACE_SCORED and out.inv_hits == 0
+        for k, e in enumerate(out.events):
+            if e[0] == EV_THROW and e[5] > 0:
+                assert list(out.events[k + 1][[0, 3, 4, 6]]) == [EV_SHAKE, -1, 0, 1]
+    assert contacts > 30
+
+
+def test_STK_T_3_a_noticed_investigator_from_a_miss_is_shaken_off_before_the_next_throw(
+        sticky):
+    """STK-T-3: an Investigator left after the rethrow's shake, when the player notices it
+    (notice_p), is shaken off (turn.shake_s a shake, counted) before the next throw; one not
+    noticed is thrown with."""
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 4.0, "turn.shake_drop_p": 0.5,
+                                "profiles.average.notice_p": 0.5})
+    p = config.params
+    shake_ms = int(round(1000 * p.fp[F_SHAKE_S]))
+    b = Board(p)
+    target = b.put(creature_index(1, 2, p.ip), 30.0, 25.0)
+    b.put(2, 38.0, 25.0)
+    noticed = ignored = 0
+    for seed in range(800):
+        out = run_race(config, b, target, seed=seed)
+        ev = out.events
+        for k, e in enumerate(ev):
+            if e[0] != EV_NOTICE:
+                continue
+            assert ev[k - 1][0] == EV_SHAKE and ev[k - 1][6] == 1 and ev[k - 1][4] == 1
+            rest = ev[k + 1:]
+            nxt = next(x for x in rest if x[0] == EV_THROW)
+            if e[3]:  # noticed: shakes until it falls, then a throw with nothing aboard
+                noticed += 1
+                shakes = [x for x in rest[:list(rest[:, 0]).index(EV_THROW)]]
+                assert shakes and all(x[0] == EV_SHAKE and x[6] == 0 for x in shakes)
+                assert [x[4] for x in shakes][-1] == 0 and nxt[7] == nxt[5]
+                assert abs(shakes[0][2] - e[2] - shake_ms) <= 1  # (whole milliseconds)
+            else:  # thrown with it
+                ignored += 1
+                assert ev[k + 1][0] == EV_THROW and nxt[7] >= 1
+        assert out.shakes == sum(1 for e in ev if e[0] == EV_SHAKE and e[6] == 0)
+    assert noticed > 20 and ignored > 20
+
+
+def test_STK_T_3_investigators_left_after_the_target_fell_stay_on_the_tentacle(sticky):
+    """STK-T-3: a shake that drops the target leaves the Investigators that did not fall on
+    the tentacle; the next throw carries them (the player throws at the target again with
+    them aboard)."""
+    config = configure(sticky, {"profiles.average.aim_sd_cm": 1.0, "turn.shake_drop_p": 0.5,
+                                "profiles.average.notice_p": 1.0})
+    p = config.params
+    b = Board(p)
+    target = b.put(creature_index(0, 0, p.ip), 20.0, 20.0)
+    b.put(0, 24.2, 20.0)  # picked up by a hit that lands 0.7 cm or more towards it
+    checked = 0
+    for seed in range(400):
+        out = run_race(config, b, target, seed=seed)
+        ev = out.events
+        for k, e in enumerate(ev):
+            if e[0] == EV_SHAKE and e[3] == 0 and e[4] > 0:  # target fell, Investigator left
+                nxt = next(x for x in ev[k + 1:] if x[0] == EV_THROW)
+                assert nxt[7] >= e[4]  # still on the tentacle at the next throw
+                checked += 1
+    assert checked > 20
+
+
 def test_STK_T_3_games_shake_or_detach_by_strategy(sticky):
-    """STK-T-3 in whole games: honest players shake, 'detach at once' players never do; a
-    table where nothing ever falls off a shaken tentacle still ends."""
+    """STK-T-3 in whole games: honest players shake the target's Investigators off, 'detach
+    at once' players never do (both shake off an Investigator caught on a miss, which needs
+    no choice); a table where nothing ever falls off a shaken tentacle still ends."""
     honest_recs = sticky.run_batch(configure(sticky), 1, 0, 400)
     assert honest_recs["shakes"].sum() > 0
     spoil = configure(sticky, {"strategy.block_at": 100}, "spoiler")
     recs = sticky.run_batch(spoil, 1, 0, 400)
-    assert recs["shakes"].sum() == 0 and recs["investigator_hits"].sum() > 0
+    assert recs["investigator_hits"].sum() > 0
+
+    def shakes_with_target(config):
+        n = 0
+        for index in range(60):
+            _, ev = replay(config, 1, index)
+            n += sum(1 for e in ev if e[0] == EV_SHAKE and e[3] != -1)
+        return n
+
+    assert shakes_with_target(spoil) == 0 < shakes_with_target(configure(sticky))
     stuck = sticky.run_batch(configure(sticky, {"turn.shake_drop_p": 0.0}), 1, 0, 100)
     assert (stuck["outcome"] == O_WIN).all()
 
@@ -619,23 +844,30 @@ def test_STK_T_3_investigator_hits_and_shakes_counted_only_before_the_turn_ends(
     shakes are counted only up to the turn's end, what happened at the table."""
     config = configure(sticky, {"components.investigators": 10})
     shake_ms = round(1000 * config.params.fp[F_SHAKE_S])
-    hits_seen = shakes_seen = 0
+    hits_seen = shakes_seen = contacts_seen = 0
     for index in range(40):
         rec, ev = replay(config, 5, index)
-        hits = shakes = 0
+        hits = shakes = contacts = 0
         for _, events in split_turns(ev):
             end = min((e[2] for e in events if e[0] == EV_DETACH), default=None)
             if end is None:
                 continue
+            # a throw that caught the target with an Investigator on the tentacle (picked up
+            # then, e[5], or carried from an earlier throw, e[7])
             hits += sum(1 for e in events
-                        if e[0] == EV_THROW and e[3] == 1 and e[5] > 0 and e[2] <= end)
-            # a shake is logged when it ends; it counts if it began before the turn ended
-            shakes += sum(1 for e in events if e[0] == EV_SHAKE and e[2] - shake_ms < end)
+                        if e[0] == EV_THROW and e[3] == 1 and e[7] > 0 and e[2] <= end)
+            contacts += sum(1 for e in events if e[0] == EV_THROW and e[5] > 0 and e[2] <= end)
+            # a shake is logged when it ends; it counts if it began before the turn ended (the
+            # shake a rethrow includes, e[6] = 1, is part of the rethrow and not counted)
+            shakes += sum(1 for e in events
+                          if e[0] == EV_SHAKE and e[6] == 0 and e[2] - shake_ms < end)
         assert rec[R_INV_HITS] == hits
         assert rec[R_SHAKES] == shakes
+        assert rec[R_CONTACTS] == contacts
         hits_seen += hits
         shakes_seen += shakes
-    assert hits_seen > 20 and shakes_seen > 20
+        contacts_seen += contacts
+    assert hits_seen > 20 and shakes_seen > 20 and contacts_seen > hits_seen
 
 
 def test_STK_T_5_mishap_turns_award_no_token(sticky):
@@ -658,8 +890,9 @@ def test_STK_T_5_mishap_turns_award_no_token(sticky):
 
 
 def test_STK_T_6_investigator_without_the_target_costs_nothing(sticky):
-    """STK-T-6: a throw that catches only an Investigator is just a miss: the seat throws
-    again, loses nothing, and it is not counted as an Investigator hit."""
+    """STK-T-6: a throw that catches only an Investigator is a miss that costs no token: it is
+    not an Investigator hit (though a contact), no detach follows, and the seat pulls back
+    (with the shake a rethrow includes) and throws again."""
     config = configure(sticky, {"sixth_colour_face": "any", "profiles.average.aim_sd_cm": 2.0,
                                 "profiles.average.notice_p": 1.0})
     p = config.params
@@ -675,13 +908,15 @@ def test_STK_T_6_investigator_without_the_target_costs_nothing(sticky):
         out = run_race(config, b, target, seed=seed, any_kind=kind, tokens=tokens)
         assert tokens[0] == 2
         throws = [e for e in out.events if e[0] == EV_THROW]
-        hits_with_inv = sum(1 for e in throws if e[3] == 1 and e[5] > 0)
-        assert out.inv_hits == hits_with_inv
+        assert out.inv_hits == sum(1 for e in throws if e[3] == 1 and e[7] > 0)
+        assert out.contacts == sum(1 for e in throws if e[5] > 0)
         for k, e in enumerate(out.events):
             if e[0] == EV_THROW and e[3] == 0 and e[5] > 0:
                 inv_only += 1
-                assert out.events[k + 1][0] == EV_THROW  # no shake, no detach: throw again
+                after = out.events[k + 1]
+                assert after[0] == EV_SHAKE and after[3] == -1 and after[6] == 1
         assert out.result in (RACE_SCORED, RACE_LOST)
+        assert not any(e[0] == EV_DETACH and e[3] == 0 for e in out.events)
     assert inv_only > 10
 
 
@@ -693,17 +928,19 @@ def test_STK_T_6_tokens_at_the_edge_of_the_reach_are_flagged_for_the_library_sin
     p = configure(sticky).params
     reach = float(p.fp[F_REACH] + p.fp[F_TOKEN_R])
     b = Board(p)
-    nbr = np.array([0, 7], dtype=np.int64)
     b.put(7, 10.0, 14.0)  # a Creature well beyond the reach
     b.put(0, 10.0 + reach, 10.0)  # an Investigator exactly at the reach: sticks, flagged
-    assert stuck_tokens(b.px, b.py, nbr, 2, 10.0, 10.0, reach * reach, 9, -1, p.ip) == (
-        1, 0, 9, True)
-    b.put(0, 10.0 + reach + 1e-6, 10.0)  # just beyond it: does not stick, not flagged
-    assert stuck_tokens(b.px, b.py, nbr, 2, 10.0, 10.0, reach * reach, 9, -1, p.ip) == (
-        0, 0, 9, False)
-    b.put(0, 10.0 + reach - 1e-6, 10.0)  # just within it
-    assert stuck_tokens(b.px, b.py, nbr, 2, 10.0, 10.0, reach * reach, 9, -1, p.ip) == (
-        1, 0, 9, False)
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach) == (1, True)
+    b.put(0, 10.0 + reach + 1e-7, 10.0)  # just beyond it, within the guard band: flagged
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach) == (0, True)
+    b.put(0, 10.0 + reach + 1e-4, 10.0)  # beyond the band: does not stick, not flagged
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach) == (0, False)
+    b.put(0, 10.0 + reach - 1e-4, 10.0)  # within the reach, beyond the band
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach) == (1, False)
+    # the band widens with the landing radius (r^2 = 1e4 here: 100 cm from the target)
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach, 1e4) == (1, True)
+    b.put(7, 10.0, 10.0 + reach - 1e-3)  # the Creature within reach too: bit 7
+    assert stuck_mask(b.px, b.py, 8, 10.0, 10.0, reach * reach) == (1 | 1 << 7, False)
 
 
 def test_STK_T_7_turn_goes_on_until_someone_puts_the_creature_back(sticky):
@@ -833,25 +1070,218 @@ def test_STK_T_8_turn_winner_takes_the_dice(sticky):
     assert seen[0] > 0 and seen[1] > 0  # both mishap and scoring turns were checked
 
 
-def test_STK_T_9_caught_creature_goes_back_on_the_table(sticky):
-    """STK-T-9: the caught Creature returns to a fresh spot on the table, touching no token;
-    nothing else moves."""
-    p = configure(sticky).params
+@pytest.mark.parametrize("clear", [False, True])
+@pytest.mark.parametrize("spot", ["centre", "random"])
+def test_STK_T_9_caught_creature_goes_back_on_the_table(sticky, spot, clear):
+    """STK-T-9: the caught Creature returns to a new spot on the table; nothing else moves.
+    With return_spot = "centre" (the text: "put back in the center of the table") the spot
+    is in the central square of side table.centre_cm; with "random", anywhere on the table.
+    It lies where it is dropped, maybe touching a token (the rules ask for no overlap only at
+    setup); with table.put_back_clear it touches none."""
+    config = configure(sticky, {"return_spot": spot, "table.put_back_clear": clear})
+    assert config.rules.entries["return_spot"].source == "rulebook"
+    assert config.rules.entries["table.put_back_clear"].source == "assumed"
+    p = config.params
     b = Board.random(p, 12)
     rng = new_rng(12, 1)
-    r = p.fp[F_TOKEN_R]
-    moved = 0
-    for i in range(200):
+    r, width, depth = p.fp[F_TOKEN_R], p.fp[F_WIDTH], p.fp[F_DEPTH]
+    spots = []
+    touching = 0
+    for i in range(300):
         idx = 5 + i % 30
         px0, py0 = b.px.copy(), b.py.copy()
         place_token(rng, b.px, b.py, idx, p.fp, p.ip)
         others = np.arange(MAX_TOKENS) != idx
         assert np.array_equal(b.px[others], px0[others])
         assert np.array_equal(b.py[others], py0[others])
-        assert r <= b.px[idx] <= p.fp[F_WIDTH] - r and r <= b.py[idx] <= p.fp[F_DEPTH] - r
-        assert distances(b.px, b.py, 35).min() >= 2 * r - 1e-9
-        moved += (b.px[idx], b.py[idx]) != (px0[idx], py0[idx])
-    assert moved == 200
+        assert r <= b.px[idx] <= width - r and r <= b.py[idx] <= depth - r
+        gap = np.hypot(b.px[:35] - b.px[idx], b.py[:35] - b.py[idx])[others[:35]].min()
+        if clear:
+            assert gap >= 2 * r - 1e-9
+        touching += gap < 2 * r
+        assert (b.px[idx], b.py[idx]) != (px0[idx], py0[idx])
+        spots.append((b.px[idx], b.py[idx]))
+    if not clear:
+        assert touching > 10
+    x, y = np.array(spots).T
+    if spot == "random":  # uniform over the table, as at setup
+        assert stats.kstest((x - r) / (width - 2 * r), "uniform").pvalue > ALPHA
+        assert stats.kstest((y - r) / (depth - 2 * r), "uniform").pvalue > ALPHA
+        return
+    side = config.rules["table.centre_cm"]
+    assert p.fp[F_CENTRE] == side == 30.0
+    assert config.rules.entries["table.centre_cm"].source == "assumed"
+    # within the central square, centred on the table's centre
+    assert (abs(x - width / 2) <= side / 2 + 1e-9).all()
+    assert (abs(y - depth / 2) <= side / 2 + 1e-9).all()
+    assert abs(x.mean() - width / 2) < 0.12 * side and abs(y.mean() - depth / 2) < 0.12 * side
+    # on an empty table, uniform over the square (KS against it)
+    empty = Board(p)
+    rng = new_rng(13, 1)
+    xs, ys = [], []
+    for _ in range(2000):
+        place_token(rng, empty.px, empty.py, 7, p.fp, p.ip)
+        xs.append(empty.px[7])
+        ys.append(empty.py[7])
+    assert stats.kstest((np.array(xs) - width / 2) / side + 0.5, "uniform").pvalue > ALPHA
+    assert stats.kstest((np.array(ys) - depth / 2) / side + 0.5, "uniform").pvalue > ALPHA
+    # a square wider than the table keeps every spot on it
+    wide = configure(sticky, {"table.centre_cm": 400.0}).params
+    for _ in range(200):
+        place_token(rng, empty.px, empty.py, 7, wide.fp, wide.ip)
+        assert r <= empty.px[7] <= width - r and r <= empty.py[7] <= depth - r
+
+
+@pytest.mark.parametrize("clear", [False, True])
+def test_STK_T_9_a_game_puts_the_caught_creature_back(sticky, clear):
+    """STK-T-9 in whole games: after each turn won (token or mishap) the caught Creature is put
+    back at a new spot (logged as EV_PUT_BACK, read from the table the next turn plays on),
+    in the centre: Creatures end a game nearer the centre than setup put them.  With
+    table.put_back_clear it touches no token."""
+    config = configure(sticky, {"components.investigators": 10, "strategy.block_at": 100,
+                                "table.put_back_clear": clear}, "spoiler")
+    r = config.params.fp[F_TOKEN_R]
+    width, depth = config.params.fp[F_WIDTH], config.params.fp[F_DEPTH]
+    n_tok = n_tokens(config.params.ip)
+    before, after = [], []
+    put_back = mishaps = 0
+    for index in range(40):
+        rec, ev = replay(config, 14, index)
+        at = {int(e[1]): (int(e[2]), int(e[3])) for e in ev if e[0] == EV_SETUP}
+        assert len(at) == n_tok
+        before += [np.hypot(x / 10 - width / 2, y / 10 - depth / 2)
+                   for j, (x, y) in at.items() if j >= 10]
+        turns = split_turns(ev)
+        for k, (_, events) in enumerate(turns):
+            w = turn_winner(events)
+            backs = [e for e in events if e[0] == EV_PUT_BACK]
+            if w is None or k == len(turns) - 1 and rec[R_OUTCOME] == O_WIN:
+                assert not backs  # a void turn, or the game is over
+                continue
+            assert len(backs) == 1
+            token, x, y = (int(v) for v in backs[0][1:4])
+            assert token >= 10  # a Creature (the Investigators are tokens 0-9)
+            assert (x, y) != at[token], "the caught Creature was not moved"
+            at[token] = (x, y)
+            put_back += 1
+            mishaps += w[1] == 0
+            # touching no other token (positions logged in whole millimetres)
+            gaps = [np.hypot((x - ox) / 10, (y - oy) / 10) for j, (ox, oy) in at.items()
+                    if j != token]
+            assert not clear or min(gaps) >= 2 * r - 0.15
+        after += [np.hypot(x / 10 - width / 2, y / 10 - depth / 2)
+                  for j, (x, y) in at.items() if j >= 10]
+    assert put_back > 300 and mishaps > 20
+    assert np.mean(after) < np.mean(before) - 1.0
+
+
+@njit(cache=True)
+def tangle_pass(seed, start_t, aim_at, roller, players, fp):
+    """tangle_first_throws on hand-made first-throw times: (tangles, start times after,
+    order after, times of the tangles, events)."""
+    rng = np.empty(4, dtype=np.uint64)
+    rng_seed(rng, seed, 0)
+    start_t = start_t.copy()
+    start_k = np.zeros(MAX_SEATS)
+    for k in range(players):
+        start_k[k] = start_t[(roller + k) % players]
+    order = np.zeros(MAX_SEATS, dtype=np.int64)
+    rank_seats(start_k, order, roller, players)
+    tangled = np.zeros(MAX_SEATS)
+    tangle_t = np.zeros(MAX_SEATS)
+    ev = np.zeros((16, EV_WIDTH), dtype=np.int64)
+    evn = np.zeros(1, dtype=np.int64)
+    n, st = tangle_first_throws(rng_load(rng), start_t, start_k, order, aim_at, tangled,
+                                tangle_t, roller, players, fp, ev, evn)
+    return n, start_t, order, tangle_t, ev[:evn[0]].copy()
+
+
+def test_STK_T_10_first_throws_close_in_time_at_one_creature_tangle(sticky):
+    """STK-T-10 "take care not to tangle your tentacles": in order of time, a first throw at
+    the same Creature as the one just before it, landing within turn.tangle_window_s of it,
+    tangles with it with chance turn.tangle_p; both players then throw again turn.tangle_s
+    after the later throw, and the seats are raced in their new order.  A tentacle tangles
+    once a turn."""
+    config = configure(sticky, {"turn.tangle_p": 1.0})
+    assert config.rules["tangles"] is True
+    assert config.rules.entries["tangles"].source == "rulebook"
+    for key in ("tangle_window_s", "tangle_p", "tangle_s"):
+        assert config.rules.entries[f"turn.{key}"].source == "assumed"
+    fp = config.params.fp
+    window, cost = fp[F_TANGLE_WINDOW], fp[F_TANGLE_S]
+    assert (window, cost) == (0.25, 1.5)
+    aim = np.full(MAX_SEATS, 20, dtype=np.int64)
+    start = np.zeros(MAX_SEATS)
+    start[:4] = (1.0, 1.2, 3.0, 1.1)  # seat 3 throws 0.1 s after seat 0, seat 1 0.1 s later
+    n, after, order, when, ev = tangle_pass(1, start, aim, 0, 4, fp)
+    assert n == 1 and when[0] == 1.1
+    assert list(after[:4]) == [1.1 + cost, 1.2, 3.0, 1.1 + cost]
+    assert list(order[:4]) == [1, 0, 3, 2]  # a tie in order from the roller
+    assert [list(e[:5]) for e in ev] == [[EV_TANGLE, 0, 3, 1100, int((1.1 + cost) * 1000)]]
+    # seat 1 is close to seat 3 too, but seat 3's tentacle is tangled already; seat 2 alone
+    # other aims (the "any" face) never tangle, and a throw tangles only with the one just
+    # before it: with seat 3 aiming elsewhere, seats 0 and 1 (not neighbours) do not
+    other = aim.copy()
+    other[3] = 21
+    n, after, _, _, _ = tangle_pass(1, start, other, 0, 4, fp)
+    assert n == 0 and list(after[:4]) == [1.0, 1.2, 3.0, 1.1]
+    pair = start.copy()
+    pair[:4] = (1.0, 1.1, 1.2, 1.3)  # all close: 0 with 1, then 2 with 3
+    n, after, _, when, _ = tangle_pass(1, pair, aim, 0, 4, fp)
+    assert n == 2 and list(when[:2]) == [1.1, 1.3]
+    assert list(after[:4]) == [1.1 + cost, 1.1 + cost, 1.3 + cost, 1.3 + cost]
+    apart = start.copy()
+    apart[:4] = (1.0, 1.26, 1.52, 1.78)
+    assert tangle_pass(1, apart, aim, 0, 4, fp)[0] == 0
+    # with chance tangle_p for a pair that close
+    fp = configure(sticky).params.fp
+    p = fp[F_TANGLE_P]
+    pair = np.zeros(MAX_SEATS)
+    pair[:2] = (2.0, 2.1)
+    n = 4000
+    tangled = sum(tangle_pass(seed, pair, aim, 1, 2, fp)[0] for seed in range(n))
+    assert stats.binomtest(tangled, n, p).pvalue > ALPHA
+
+
+def test_STK_T_10_tangles_in_games_and_the_switch(sticky):
+    """STK-T-10 in whole games: tangles happen (about one turn in five at four players),
+    cost time, are counted when the turn was still on at the later throw, and the tangled
+    seats throw again at the time logged; `tangles = false` turns them off."""
+    config = configure(sticky)
+    off = configure(sticky, {"tangles": False})
+    assert config.params.ip[I_TANGLES] == 1 and off.params.ip[I_TANGLES] == 0
+    n = 6000
+    on_recs = sticky.run_batch(config, 15, 0, n)
+    off_recs = sticky.run_batch(off, 15, 0, n)
+    assert (off_recs["tangles"] == 0).all()
+    share = on_recs["tangles"].sum() / on_recs["turns"].sum()
+    assert 0.12 < share < 0.25
+    # a tangle costs both players time: with every first throw tangled, games last longer
+    always = configure(sticky, {"turn.tangle_p": 1.0, "turn.tangle_window_s": 10.0})
+    a = sticky.run_batch(always, 15, 0, 2000)
+    assert (a["tangles"] >= a["turns"]).all()  # two pairs a turn at four players
+    t_on = a["game_ms"] / a["turns"]
+    t_off = off_recs["game_ms"][:2000] / off_recs["turns"][:2000]
+    assert stats.ttest_ind(t_on, t_off).pvalue < 1e-6 and t_on.mean() > t_off.mean() + 500
+    counted = 0
+    for index in range(30):
+        rec, ev = replay(config, 15, index)
+        seen = 0
+        for _, events in split_turns(ev):
+            end = min((e[2] for e in events if e[0] == EV_DETACH), default=None)
+            for e in (e for e in events if e[0] == EV_TANGLE):
+                seen += end is None or e[3] <= end
+                for seat in (e[1], e[2]):
+                    first = min((x[2] for x in events if x[0] == EV_THROW and x[1] == seat),
+                                default=None)
+                    assert first is None or first == e[4]  # its first throw is the retry
+        assert rec[R_TANGLES] == seen
+        counted += seen
+        _, ev_off = replay(off, 15, index)
+        assert not (ev_off[:, 0] == EV_TANGLE).any()
+    assert counted > 20
+    assert "tangle their tentacles" in sticky.trace(config, 15, 0) + "".join(
+        sticky.trace(config, 15, i) for i in range(1, 4))
 
 
 # ---- end --------------------------------------------------------------------------------------
@@ -1140,14 +1570,19 @@ def test_STK_C_4_to_15_curse_card_effect(sticky, clause, card, text):
         n_under = sum(1 for e in under.events if e[0] == EV_THROW)
         assert free.result == RACE_SCORED
         if extra:  # the target alone does not score: after hitting it the seat throws at
-            # the nearest other Creature, and scores once that one comes along too
+            # the nearest other Creature, and scores once that one comes along too (every
+            # landing point is computed then, so the streams of the two races part)
             assert under.result == RACE_SCORED and under.caught == target
-            assert n_under >= n_free + 1 and under.t > free.t
-            aimed = [e[6] for e in under.events if e[0] == EV_THROW]
-            first_hit = next(k for k, e in enumerate(
-                [e for e in under.events if e[0] == EV_THROW]) if e[3] == 1)
+            throws = [e for e in under.events if e[0] == EV_THROW]
+            aimed = [e[6] for e in throws]
+            first_hit = next(k for k, e in enumerate(throws) if e[3] == 1)
             assert set(aimed[:first_hit + 1]) == {target}
-            assert set(aimed[first_hit + 1:]) == {mate}
+            if any(e[4] > 0 for e in throws[:first_hit + 1]):
+                # a throw at the target (a miss landing by the other Creature, or the hit)
+                # brought company along: it scores at once
+                assert first_hit == len(throws) - 1
+            else:
+                assert set(aimed[first_hit + 1:]) == {mate} and n_under >= 2
             continue
         assert under.result == RACE_SCORED
         assert n_under >= n_free  # a wider aim never hits sooner on the same stream
@@ -1207,19 +1642,71 @@ def test_STK_C_9_extra_creature_needs_company_on_the_tentacle(sticky):
     assert out.result == RACE_MISHAP and out.inv_hits == 1
 
 
-def test_STK_C_9_the_creature_on_the_tentacle_is_not_picked_up_again():
-    """STK-C-9: the designated Creature, already on the tentacle, is left out of the tokens a
-    throw at the second Creature can pick up (find_neighbours' ``skip``)."""
-    from simcore.registry import get_game
-
-    p = get_game("sticky").configure().params
+def test_STK_C_9_an_investigator_hit_counts_at_the_throw_even_when_the_turn_ends_first(sticky):
+    """STK-C-9 / STK-T-5 records: a throw that catches the target with an Investigator is an
+    Investigator hit when it is thrown, with or without the extra_creature Curse, even if the
+    turn ends (``best``) before the cursed player's throw for company."""
+    config = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 0.0,
+                                "profiles.average.notice_p": 1.0})
+    p = config.params
+    c = list(p.curse_names).index("extra_creature")
     b = Board(p)
     target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
-    mate = b.put(creature_index(2, 1, p.ip), 15.0, 10.0)
-    nbr = np.zeros(MAX_TOKENS, dtype=np.int64)
-    assert find_neighbours(b.px, b.py, mate, nbr, False, p.fp, p.ip) == 1 and nbr[0] == target
-    aboard = np.uint64(1) << np.uint64(target)
-    assert find_neighbours(b.px, b.py, mate, nbr, False, p.fp, p.ip, aboard) == 0
+    b.put(0, 13.0, 10.0)  # an Investigator picked up by a dead-centre throw
+    b.put(creature_index(2, 1, p.ip), 40.0, 40.0)  # the only other Creature, far away
+    for cursed in (NO_CURSE, c):
+        # the turn ends 0.3 s after the throw: before the cursed player's throw for company
+        # (the other begins a shake then, which counts)
+        out = run_race(config, b, target, t=1.0, cursed=cursed, best=1.3)
+        assert out.result == RACE_LOST
+        assert (out.inv_hits, out.contacts) == (1, 1)
+        assert out.shakes == (1 if cursed == NO_CURSE else 0)
+        throws = [e for e in out.events if e[0] == EV_THROW]
+        assert len(throws) == 1 and throws[0][3] == 1 and throws[0][5] == 1
+
+
+def test_STK_C_9_company_picked_up_by_a_miss_is_company(sticky):
+    """STK-C-9: holding the target, a throw at the nearest other Creature that misses it but
+    picks up another Creature brings company all the same: the player detaches and scores."""
+    config = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 4.0,
+                                "components.investigators": 0})
+    p = config.params
+    c = list(p.curse_names).index("extra_creature")
+    b = Board(p)
+    target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
+    mate = b.put(creature_index(2, 1, p.ip), 20.0, 10.0)
+    b.put(creature_index(3, 3, p.ip), 20.0, 15.0)  # 5 cm beyond the mate: reached by misses
+    seen = 0
+    for seed in range(400):
+        out = run_race(config, b, target, t=1.0, cursed=c, seed=seed)
+        assert out.result == RACE_SCORED and out.caught == target
+        ev = [e for e in out.events if e[0] in (EV_THROW, EV_DETACH)]
+        for k, e in enumerate(ev):
+            if e[0] == EV_THROW and e[6] == mate and e[3] == 0 and e[4] > 0:
+                seen += 1
+                assert ev[k + 1][0] == EV_DETACH and ev[k + 1][3] == 1  # scores at once
+    assert seen > 5
+
+
+def test_STK_C_9_the_creature_on_the_tentacle_is_not_picked_up_again(sticky):
+    """STK-C-9: the designated Creature, already on the tentacle, is not among the tokens a
+    throw at the second Creature picks up, however close that throw lands to it."""
+    config = configure(sticky, {"curses": True, "profiles.average.aim_sd_cm": 2.5})
+    p = config.params
+    c = list(p.curse_names).index("extra_creature")
+    b = Board(p)
+    target = b.put(creature_index(0, 4, p.ip), 10.0, 10.0)
+    mate = b.put(creature_index(2, 1, p.ip), 14.0, 10.0)  # 4 cm away: within a throw's reach
+    with_mate = at_mate = 0
+    for seed in range(200):
+        out = run_race(config, b, target, t=1.0, cursed=c, seed=seed)
+        for e in out.events:
+            if e[0] == EV_THROW and e[6] == target and e[3] == 1:
+                with_mate += e[4]  # the mate came along with the target: company at once
+            if e[0] == EV_THROW and e[6] == mate:
+                at_mate += 1
+                assert e[4] == 0  # the only other Creature is the target, already aboard
+    assert with_mate > 10 and at_mate > 50
 
 
 def test_STK_C_9_an_investigator_already_aboard_is_not_counted_twice(sticky):

@@ -9,7 +9,9 @@ import numpy as np
 from numba import njit
 
 from experiments.strategy_cost import _with_decide, split_line, strategy_cost
+from simcore.engine import POLICY_SIG
 from simcore.registry import get_game
+from strategies.hex import random_policy as hex_random
 from strategies.sticky import honest
 from tests.cli_support import invoke
 
@@ -69,3 +71,41 @@ def test_bench_split_json():
     honest_split = out["split"]["honest"]
     assert {"us_per_game", "us_per_game_replayed", "strategy_share",
             "decisions_per_game", "games"} <= set(honest_split)
+
+
+def test_split_of_a_step_game_replays_every_strategy_random_included():
+    """A step game's strategies draw from their own stream, so even ``random`` is replayed
+    (the records of the replay equal the strategy's, which strategy_cost checks)."""
+    g = get_game("hex")
+    for name in ("random", "heuristic"):
+        cost = strategy_cost(g.configure(None, name), 60, repeats=1)
+        assert "skipped" not in cost, (name, cost)
+        assert cost["games"] == 60 and cost["decisions_per_game"] > 10
+        assert 0.0 <= cost["strategy_share"] <= 1.0
+
+
+@njit(POLICY_SIG)
+def slow_hex_random(ip, fp, s, view, mask, sp, rng):
+    """hex ``random``, after a long computation whose result it needs."""
+    x = 0.0
+    for k in range(20_000):
+        x += np.sqrt(k + s[0] * 0 + 1.0)
+    a = hex_random(ip, fp, s, view, mask, sp, rng)
+    return a if x >= 0.0 else 0
+
+
+def test_split_of_a_step_game_finds_an_expensive_policy():
+    g = get_game("hex")
+    config = g.configure(None, "random")
+    slow = strategy_cost(_with_decide(config, slow_hex_random, config.strategy.values), 40,
+                         repeats=1)
+    assert "skipped" not in slow, slow
+    assert slow["strategy_share"] > 0.8
+    assert slow["us_per_game"] > 5 * slow["us_per_game_replayed"]
+
+
+def test_split_of_a_table_of_strategies_is_not_made():
+    g = get_game("hex")
+    cost = strategy_cost(g.configure({"strategy.seat_0": "random", "strategy.seat_1": "heuristic"},
+                                     "table"), 20, repeats=1)
+    assert set(cost) == {"skipped"} and "table" in cost["skipped"]

@@ -788,7 +788,7 @@ def init(ip, fp, s, h, rng):
     advance(ip, s, rng, np.zeros((0, 8), dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
-@njit(LEGAL_SIG, cache=True)
+@njit(LEGAL_SIG, cache=True, _nrt=False)
 def legal(ip, fp, s, h, mask):
     for k in range(mask.shape[0]):
         mask[k] = 0
@@ -855,7 +855,7 @@ def legal(ip, fp, s, h, mask):
     return n
 
 
-@njit(STEP_SIG, cache=True)
+@njit(STEP_SIG, cache=True, _nrt=False)
 def step(ip, fp, s, h, rng, action, ev, evn):
     d = s[DECISION]
     side = s[S_SIDE]
@@ -922,7 +922,7 @@ def step(ip, fp, s, h, rng, action, ev, evn):
     advance(ip, s, rng, ev, evn)
 
 
-@njit(RETURNS_SIG, cache=True)
+@njit(RETURNS_SIG, cache=True, _nrt=False)
 def returns(ip, fp, s, out):
     """A win is 1, a loss 0, a stalemate half each."""
     winner = s[WINNER]
@@ -930,7 +930,7 @@ def returns(ip, fp, s, out):
         out[k] = 0.5 if winner < 0 else (1.0 if winner == k else 0.0)
 
 
-@njit(EVALUATE_SIG, cache=True)
+@njit(EVALUATE_SIG, cache=True, _nrt=False)
 def evaluate(ip, fp, s, out):
     """An estimate of each side's result for an unfinished game (what a search cut off early
     scores): every Artefact home counts one for its side; a carried one counts for the
@@ -971,20 +971,25 @@ def evaluate(ip, fp, s, out):
             else:
                 near_bad = min(near_bad, dd)
         score += 0.3 * (near_bad - near_good) / rows
-    strength = np.zeros(2)
+    strength_good = 0.0
+    strength_bad = 0.0
     for c in range(n):
         if s[S_C_STATUS + c] != CS_DEAD:
-            strength[ip[I_C_SIDE + c]] += (ip[I_C_ATTACK + c] + ip[I_C_DEFENCE + c]
-                                           + 0.5 * (ip[I_C_RANGE + c] + ip[I_C_MOVE + c]))
-    total = strength[0] + strength[1]
+            worth = (ip[I_C_ATTACK + c] + ip[I_C_DEFENCE + c]
+                     + 0.5 * (ip[I_C_RANGE + c] + ip[I_C_MOVE + c]))
+            if ip[I_C_SIDE + c] == GOOD:
+                strength_good += worth
+            else:
+                strength_bad += worth
+    total = strength_good + strength_bad
     if total > 0:
-        score += 2.0 * (strength[0] - strength[1]) / total
+        score += 2.0 * (strength_good - strength_bad) / total
     v = 1.0 / (1.0 + np.exp(-1.2 * score))
     out[0] = v
     out[1] = 1.0 - v
 
 
-@njit(RECORD_SIG, cache=True)
+@njit(RECORD_SIG, cache=True, _nrt=False)
 def record(ip, fp, s, h, rec):
     rec[R_OUTCOME] = s[OUTCOME]
     rec[R_WINNER] = s[WINNER]
@@ -993,19 +998,23 @@ def record(ip, fp, s, h, rec):
     rec[R_BAD_LOST] = s[S_LOST + BAD]
     rec[R_GOOD_PICKUPS] = s[S_PICKUPS + GOOD]
     rec[R_BAD_PICKUPS] = s[S_PICKUPS + BAD]
-    carriers = np.zeros(2, dtype=np.int64)
+    carriers_good = 0
+    carriers_bad = 0
     leader = 0
     monster = 0
     for c in range(ip[I_N_COUNTERS]):
         side = ip[I_C_SIDE + c]
-        carriers[side] += s[S_C_CARRIED + c]
+        if side == GOOD:
+            carriers_good += s[S_C_CARRIED + c]
+        else:
+            carriers_bad += s[S_C_CARRIED + c]
         if s[S_C_STATUS + c] == CS_DEAD:
             if ip[I_C_FIRST + c] == 1 and side == GOOD:
                 leader = 1
             if ip[I_C_LAST + c] == 1 and side == BAD:
                 monster = 1
-    rec[R_GOOD_CARRIERS] = carriers[GOOD]
-    rec[R_BAD_CARRIERS] = carriers[BAD]
+    rec[R_GOOD_CARRIERS] = carriers_good
+    rec[R_BAD_CARRIERS] = carriers_bad
     rec[R_GOOD_HOME] = artefacts_home(ip, s, GOOD)
     rec[R_BAD_HOME] = artefacts_home(ip, s, BAD)
     rec[R_GOOD_ATTACKS] = s[S_ATTACKS + GOOD]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import pandas as pd
 
@@ -37,15 +36,16 @@ class Sticky(Game):
         return int(rules["players"])
 
     def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
-        from simcore.sticky.playout import run_batch
+        from simcore.engine import run_callback_batch, with_threads_chunked
+        from simcore.sticky.playout import CHUNK, play_block
 
         p = config.params
         out = np.zeros((count, S.R_SIZE), dtype=np.int64)
         # threads take blocks of playouts as they free up (rather than equal shares decided
         # in advance), so a thread slowed by other work on its core does not hold up the batch
-        with numba.parallel_chunksize(PARALLEL_CHUNKS):
-            run_batch(p.fp, p.ip, p.skill, p.curse, p.phit, config.strategy.fn,
-                      config.strategy.values, int(seed), int(start), out)
+        with_threads_chunked(run_callback_batch, play_block, p.ip, p.packed, config.strategy.fn,
+                             config.strategy.values, int(seed), int(start), out, CHUNK,
+                             chunks=PARALLEL_CHUNKS)
         return out
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
@@ -53,6 +53,8 @@ class Sticky(Game):
             "game_minutes_mean": Mean(df["game_ms"].to_numpy() / 60000.0),
             "mishaps_per_game": Mean(df["mishaps"].to_numpy()),
             "investigator_hits_per_game": Mean(df["investigator_hits"].to_numpy()),
+            "investigator_contacts_per_game": Mean(df["investigator_contacts"].to_numpy()),
+            "tangles_per_game": Mean(df["tangles"].to_numpy()),
             "curse_cheats_per_game": Mean(df["curse_cheats"].to_numpy()),
             "curse_penalties_per_game": Mean(df["curse_penalties"].to_numpy()),
             "void_turns_per_game": Mean(df["void_turns"].to_numpy()),

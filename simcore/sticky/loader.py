@@ -17,6 +17,7 @@ class StickyParams(NamedTuple):
     skill: np.ndarray  # float64[players, SK_SIZE]
     curse: np.ndarray  # float64[cards, CU_SIZE]
     phit: np.ndarray  # float64[players, 1 + cards]: chance a throw hits (derived)
+    packed: np.ndarray  # float64: fp, skill, curse and phit end to end (playout.unpack)
     curse_names: tuple[str, ...]
     curse_texts: tuple[str, ...]
     seat_profiles: tuple[str, ...]
@@ -59,6 +60,10 @@ ENGINE_LIMITS: tuple[Limit, ...] = (
     ("table.token_radius_cm", 1e-3, None, None, None),
     ("table.reach_cm", 0.0, None, None, None),
     ("table.placement_tries", 1, None, None, None),
+    ("table.centre_cm", 0.0, None, None, None),
+    ("turn.tangle_window_s", 0.0, None, None, None),
+    ("turn.tangle_p", 0.0, 1.0, None, None),
+    ("turn.tangle_s", 0.0, None, None, None),
     ("turn.roller_advantage_s", 0.0, None, None, None),
     ("turn.roll_s", 0.0, None, None, None),
     ("turn.shake_s", 0.0, None, None, None),
@@ -105,6 +110,17 @@ def compile_params(rules: RulesData) -> StickyParams:
         raise rules.fail("first_player", f"must be a seat below players ({players})")
     if rules["table.width_cm"] < 4 * rules["table.token_radius_cm"] * max(investigators, 1):
         raise rules.fail("table.width_cm", "too narrow for the Investigators' strips")
+    colour_names = list(rules["components.colour_names"])
+    sixth_colour = rules["components.sixth_face_colour"]
+    sixth_mode = S.SIXTH_MODES.index(rules["sixth_colour_face"])
+    sixth_index = colour_names.index(sixth_colour) if sixth_colour in colour_names else -1
+    if sixth_mode == S.SIXTH_COLOUR and rules["components.colour_die_faces"] > colours:
+        if not 0 <= sixth_index < colours:
+            named = ", ".join(colour_names[:colours])
+            raise rules.fail("components.sixth_face_colour",
+                             f"{sixth_colour!r} names none of the {colours} colours "
+                             f"(components.colour_names: {named}); name one of them, or set "
+                             "sixth_colour_face to reroll or any")
 
     profiles = profile_names(rules)
     seats = list(rules["seats"])
@@ -127,6 +143,8 @@ def compile_params(rules: RulesData) -> StickyParams:
         if skill[s, S.SK_REACT_MEAN] < skill[s, S.SK_REACT_MIN]:
             raise rules.fail(f"profiles.{name}.reaction_mean_s",
                              "must be at least reaction_min_s")
+        aim = skill[s, S.SK_AIM]
+        skill[s, S.SK_INV_TWO_VAR] = 1.0 / (2.0 * aim * aim) if aim > 0 else np.inf
 
     names = curse_names(rules)
     if rules["curses"] and not names:
@@ -140,6 +158,8 @@ def compile_params(rules: RulesData) -> StickyParams:
                 raise rules.fail(full, "missing from the Curse card")
             curse[c, j] = float(rules[full])
         texts.append(rules.get(f"curse.{name}.text", name))
+        af = curse[c, S.CU_AIM]
+        curse[c, S.CU_INV_AIM2] = 1.0 / (af * af) if af > 0 else np.inf
 
     fp = np.zeros(S.F_SIZE, dtype=np.float64)
     fp[S.F_WIDTH] = rules["table.width_cm"]
@@ -156,6 +176,19 @@ def compile_params(rules: RulesData) -> StickyParams:
     # the rethrow x (0.5 + u) the model always used
     fp[S.F_RETHROW_LO] = 1.0 - spread
     fp[S.F_RETHROW_SPAN] = 2.0 * spread
+    fp[S.F_CENTRE] = rules["table.centre_cm"]
+    # the central square (for a token's centre), kept on the table, as the rectangle its
+    # whole token lies in
+    r = fp[S.F_TOKEN_R]
+    for lo_i, hi_i, size in ((S.F_CENTRE_X0, S.F_CENTRE_X1, fp[S.F_WIDTH]),
+                             (S.F_CENTRE_Y0, S.F_CENTRE_Y1, fp[S.F_DEPTH])):
+        half = 0.5 * fp[S.F_CENTRE]
+        lo = min(max(0.5 * size - half - r, 0.0), max(size - 2.0 * r, 0.0))
+        fp[lo_i] = lo
+        fp[hi_i] = max(min(0.5 * size + half + r, size), lo + 2.0 * r)
+    fp[S.F_TANGLE_WINDOW] = rules["turn.tangle_window_s"]
+    fp[S.F_TANGLE_P] = rules["turn.tangle_p"]
+    fp[S.F_TANGLE_S] = rules["turn.tangle_s"]
 
     ip = np.zeros(S.I_SIZE, dtype=np.int64)
     ip[S.I_PLAYERS] = players
@@ -164,7 +197,11 @@ def compile_params(rules: RulesData) -> StickyParams:
     ip[S.I_INVESTIGATORS] = investigators
     ip[S.I_TO_WIN] = to_win
     ip[S.I_CURSES_ON] = 1 if rules["curses"] else 0
-    ip[S.I_SIXTH_ANY] = 1 if rules["sixth_colour_face"] == "any" else 0
+    ip[S.I_SIXTH_MODE] = sixth_mode
+    ip[S.I_SIXTH_COLOUR] = max(sixth_index, 0)
+    ip[S.I_RETURN_CENTRE] = 1 if rules["return_spot"] == "centre" else 0
+    ip[S.I_TANGLES] = 1 if rules["tangles"] else 0
+    ip[S.I_PUT_BACK_CLEAR] = 1 if rules["table.put_back_clear"] else 0
     ip[S.I_MAX_TURNS] = rules["max_turns"]
     ip[S.I_MAX_THROWS] = rules["max_throws"]
     ip[S.I_N_CURSES] = len(names)
@@ -174,6 +211,9 @@ def compile_params(rules: RulesData) -> StickyParams:
     ip[S.I_PLACE_TRIES] = rules["table.placement_tries"]
     ip[S.I_SUPPLY] = rules["components.deep_one_tokens"]
     phit = hit_chances(skill, curse, fp)
-    return StickyParams(fp, ip, skill, curse, phit, tuple(names), tuple(texts),
+    ip[S.I_FP_SIZE] = fp.size
+    ip[S.I_CURSE_ROWS] = curse.shape[0]
+    packed = np.concatenate((fp, skill.ravel(), curse.ravel(), phit.ravel()))
+    return StickyParams(fp, ip, skill, curse, phit, packed, tuple(names), tuple(texts),
                         tuple(seats[:players]), tuple(rules["components.colour_names"]),
                         tuple(rules["components.creature_names"]))

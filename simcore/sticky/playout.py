@@ -1,4 +1,5 @@
-"""Sticky Cthulhu: one playout, and the parallel batch runner.
+"""Sticky Cthulhu: one playout, and the block of playouts the shared runner
+(``simcore.engine.run_callback_batch``) spreads over the threads.
 
 Playout ``i`` of run ``seed`` draws only from the stream seeded by (seed, i), and writes only
 ``out[i]``, so results are identical for any thread count and batch size.
@@ -7,8 +8,9 @@ Playout ``i`` of run ``seed`` draws only from the stream seeded by (seed, i), an
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 
+from simcore.engine import DECIDE_VIEW, play_block_sig
 from simcore.kernels import RNG_WORDS, rng_load, rng_save, rng_seed, rng_uniform_v, shuffle
 from simcore.sticky.rules import (
     INF,
@@ -20,33 +22,42 @@ from simcore.sticky.rules import (
     creature_index,
     curse_choice,
     draw_curse,
-    find_neighbours,
     first_throw_time_v,
+    investigator_gap2,
     log,
     n_tokens,
     place_token_v,
     race_v,
     roll_dice_v,
     setup_table_v,
+    throw_need,
 )
 from simcore.sticky.state import (
+    CU_SIZE,
     EV_CURSE_CHOICE,
     EV_CURSE_FREE,
     EV_PENALTY,
+    EV_PUT_BACK,
     EV_ROLL,
     EV_SETUP,
+    EV_TANGLE,
     EV_TIE,
     EV_TOKEN,
     EV_VOID,
     EV_WIN,
     F_ROLL_S,
+    F_TANGLE_P,
+    F_TANGLE_S,
+    F_TANGLE_WINDOW,
+    I_CURSE_ROWS,
     I_CURSES_ON,
     I_FIRST,
+    I_FP_SIZE,
     I_MAX_THROWS,
     I_MAX_TURNS,
     I_N_CURSES,
     I_PLAYERS,
-    I_SIXTH_ANY,
+    I_TANGLES,
     I_TO_WIN,
     LEGAL_SIZE,
     MAX_SEATS,
@@ -55,6 +66,7 @@ from simcore.sticky.state import (
     O_CAP,
     O_WIN,
     R_CHEATS,
+    R_CONTACTS,
     R_GAME_MS,
     R_INV_HITS,
     R_MISHAPS,
@@ -63,19 +75,20 @@ from simcore.sticky.state import (
     R_ROLLER_WINS,
     R_SHAKES,
     R_SIZE,
+    R_TANGLES,
     R_TOKENS,
     R_TURNS,
     R_VOID,
     R_WINNER,
+    SK_SIZE,
     V_SIZE,
 )
 
 # The strategy's type: decide(view, legal, params, rng) -> choice.  A first-class function
 # type keeps the batch runner compiled (and cached) once for every strategy.
-DECIDE_TYPE = types.FunctionType(
-    types.int64(types.float64[::1], types.uint8[::1], types.float64[::1], types.uint64[::1])
-)
+DECIDE_TYPE = DECIDE_VIEW
 CHUNK = 64
+N_COUNTERS = 3  # race counters: Investigator hits, shakes, Investigator contacts
 
 
 @njit(cache=True)
@@ -83,7 +96,6 @@ def new_workspace(n_curses):
     """Scratch arrays for one thread, reused by every playout it plays (no per-step allocation)."""
     px = np.empty(MAX_TOKENS, dtype=np.float64)
     py = np.empty(MAX_TOKENS, dtype=np.float64)
-    nbr = np.empty(MAX_TOKENS, dtype=np.int64)
     tokens = np.zeros(MAX_SEATS, dtype=np.int64)
     curse_of = np.zeros(MAX_SEATS, dtype=np.int64)
     ignoring = np.zeros(MAX_SEATS, dtype=np.int64)
@@ -91,30 +103,91 @@ def new_workspace(n_curses):
     deck_state = np.zeros(2, dtype=np.int64)
     view = np.zeros(V_SIZE, dtype=np.float64)
     legal = np.zeros(LEGAL_SIZE, dtype=np.uint8)
-    counters = np.zeros(2, dtype=np.int64)
+    counters = np.zeros(N_COUNTERS, dtype=np.int64)
     start_t = np.zeros(MAX_SEATS, dtype=np.float64)
     order = np.zeros(MAX_SEATS, dtype=np.int64)
     cursed_now = np.zeros(MAX_SEATS, dtype=np.int64)
     aim_at = np.zeros(MAX_SEATS, dtype=np.int64)
     start_k = np.zeros(MAX_SEATS, dtype=np.float64)
-    nbr2 = np.empty(MAX_TOKENS, dtype=np.int64)
+    tangled = np.zeros(MAX_SEATS, dtype=np.float64)  # the seats of this turn's tangles, in pairs
+    tangle_t = np.zeros(MAX_SEATS, dtype=np.float64)  # when this turn's tangles happened
+    need_at = np.zeros(MAX_SEATS, dtype=np.float64)  # each seat's throw_need this turn
     raced_st = np.zeros((MAX_SEATS, 4), dtype=np.uint64)  # each seat's stream as its race began
-    raced_n = np.zeros((MAX_SEATS, 2), dtype=np.int64)  # the counters it added
-    scratch = np.zeros(2, dtype=np.int64)
-    return (px, py, nbr, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
-            start_t, order, cursed_now, aim_at, start_k, nbr2, raced_st, raced_n, scratch)
+    raced_n = np.zeros((MAX_SEATS, N_COUNTERS), dtype=np.int64)  # the counters it added
+    scratch = np.zeros(N_COUNTERS, dtype=np.int64)
+    return (px, py, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
+            start_t, order, cursed_now, aim_at, start_k, tangled, tangle_t, raced_st, raced_n,
+            scratch, need_at)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rank_seats(start_k, order, roller, players):
+    """Order the seats by first-throw time (``start_k`` by position from the roller), ties in
+    order from the roller (a stable sort), by counting for each seat those that go before
+    it: no branch on the times."""
+    for k in range(players):
+        tk = start_k[k]
+        rank = 0
+        for k2 in range(players):
+            t2 = start_k[k2]
+            rank += (t2 < tk) | ((t2 == tk) & (k2 < k))
+        s = roller + k
+        order[np.uint64(rank)] = s - players if s >= players else s
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def tangle_first_throws(st, start_t, start_k, order, aim_at, tangled, tangle_t, roller, players,
+                        fp, ev, evn):
+    """STK-T-10: in order of time, each first throw may tangle with the one just before it:
+    when both are at the same Creature, the later lands within ``turn.tangle_window_s`` of the
+    earlier, and a draw falls below ``turn.tangle_p`` (one draw for every neighbouring pair,
+    needed or not, so no branch waits on the times; a tentacle tangles once a turn).  Both
+    players then throw again ``turn.tangle_s`` after the later throw.  Updates the start
+    times and the order; returns (tangles, rng state), the times of the later throws in
+    ``tangle_t`` and the pairs of seats in ``tangled``."""
+    window = fp[F_TANGLE_WINDOW]
+    p = fp[F_TANGLE_P]
+    n = 0
+    before = False  # the throw just before tangled with the one before it
+    for k in range(1, players):
+        # (unsigned: seat numbers index arrays with no wraparound test)
+        sa = np.uint64(order[k - 1])
+        sb = np.uint64(order[k])
+        u, st = rng_uniform_v(st)
+        tb = start_t[sb]
+        tangle = ((tb - start_t[sa] <= window) & (aim_at[sa] == aim_at[sb]) & (u < p)
+                  & (not before))
+        # written every time, kept when n moves on: no branch on the outcome
+        tangled[2 * n] = sa
+        tangled[2 * n + 1] = sb
+        tangle_t[n] = tb
+        n += tangle
+        before = tangle
+    if n > 0:
+        cost = fp[F_TANGLE_S]
+        for m in range(n):
+            again = tangle_t[m] + cost
+            for q in range(2):
+                s = np.int64(tangled[2 * m + q])
+                start_t[s] = again
+                k = s - roller
+                start_k[k + players if k < 0 else k] = again
+            log(ev, evn, EV_TANGLE, np.int64(tangled[2 * m]), np.int64(tangled[2 * m + 1]),
+                int(tangle_t[m] * 1000.0), int(again * 1000.0), 0, 0, 0)
+        rank_seats(start_k, order, roller, players)
+    return n, st
 
 
 @njit(cache=True, _nrt=False)
 def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
     """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout)."""
-    (px, py, nbr, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
-     start_t, order, cursed_now, aim_at, start_k, nbr2, raced_st, raced_n, scratch) = ws
-    counters[0] = 0
-    counters[1] = 0
+    (px, py, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters, start_t, order,
+     cursed_now, aim_at, start_k, tangled, tangle_t, raced_st, raced_n, scratch, need_at) = ws
+    for k in range(N_COUNTERS):
+        counters[k] = 0
     players = ip[I_PLAYERS]
     curses_on = ip[I_CURSES_ON] == 1
-    any_mode = ip[I_SIXTH_ANY] == 1
+    tangles_on = ip[I_TANGLES] == 1
     max_throws = ip[I_MAX_THROWS]
     for k in range(R_SIZE):
         rec[k] = 0
@@ -143,8 +216,8 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
     turns = 0
     for turn in range(ip[I_MAX_TURNS]):
         turns = turn + 1
-        kind, colour, rerolls, st = roll_dice_v(st, ip)  # STK-T-1
-        log(ev, evn, EV_ROLL, turn + 1, roller, kind, colour, rerolls, 0, 0)
+        kind, colour, rerolls, face, st = roll_dice_v(st, ip)  # STK-T-1
+        log(ev, evn, EV_ROLL, turn + 1, roller, kind, colour, rerolls, face, 0)
         # STK-C-1/3: who plays under a Curse this turn, and who ignores it
         if curses_on:
             rng_save(rng, st)
@@ -165,11 +238,11 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         # Seats are raced in order of their first throw: the earliest usually wins, and a
         # seat that cannot beat the best finish so far stops at once.
         target = -1
-        n_nbr = 0
-        choose = colour < 0 and any_mode
-        if colour >= 0:
+        gap2 = 0.0
+        choose = colour < 0
+        if not choose:
             target = creature_index(kind, colour, ip)
-            n_nbr = find_neighbours(px, py, target, nbr, False, fp, ip)
+            gap2 = investigator_gap2(px, py, target, fp, ip)
         s = roller
         for k in range(players):
             cursed = NO_CURSE
@@ -183,21 +256,17 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                                           curse_of, fp, ip)
                 st = rng_load(rng)
             t0, st = first_throw_time_v(st, s, s == roller, cursed, skill, curse, fp)
+            need_at[s] = throw_need(gap2, s, cursed, skill, curse)
             start_t[s] = t0
             start_k[k] = t0  # by position from the roller
             s += 1
             if s == players:
                 s = 0
-        # order the seats by start time, ties in order from the roller (a stable sort), by
-        # counting for each seat those that go before it: no branch on the times
-        for k in range(players):
-            tk = start_k[k]
-            rank = 0
-            for k2 in range(players):
-                t2 = start_k[k2]
-                rank += (t2 < tk) | ((t2 == tk) & (k2 < k))
-            s = roller + k
-            order[rank] = s - players if s >= players else s
+        rank_seats(start_k, order, roller, players)
+        n_tangles = 0
+        if tangles_on:  # STK-T-10
+            n_tangles, st = tangle_first_throws(st, start_t, start_k, order, aim_at, tangled,
+                                                tangle_t, roller, players, fp, ev, evn)
         best = INF
         winner = -1
         result = RACE_LOST
@@ -209,19 +278,16 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
             s = order[k]
             if start_t[s] > best:
                 break
-            any_kind = -1
-            if choose:
-                any_kind = kind
-                n_nbr = find_neighbours(px, py, aim_at[s], nbr, True, fp, ip)
+            any_kind = kind if choose else -1
             raced_st[k, 0], raced_st[k, 1], raced_st[k, 2], raced_st[k, 3] = st
-            hits0 = counters[0]
-            shakes0 = counters[1]
+            for c in range(N_COUNTERS):
+                raced_n[k, c] = counters[c]
             t, res, caught, st = race_v(
-                st, rng, decide, sp, view, legal, px, py, nbr, nbr2, n_nbr, aim_at[s],
-                any_kind, s, start_t[s], cursed_now[s], tokens, curse_of, skill, curse, phit,
-                best, counters, ev, evn, fp, ip, max_throws)
-            raced_n[k, 0] = counters[0] - hits0
-            raced_n[k, 1] = counters[1] - shakes0
+                st, rng, decide, sp, view, legal, px, py, aim_at[s], any_kind, s, start_t[s],
+                cursed_now[s], tokens, curse_of, skill, curse, phit, best, need_at[s],
+                counters, ev, evn, fp, ip, max_throws)
+            for c in range(N_COUNTERS):
+                raced_n[k, c] = counters[c] - raced_n[k, c]
             if res == RACE_GAVE_UP:
                 gave_up_t = max(gave_up_t, t)
             elif t < best:
@@ -242,25 +308,26 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
                     won_target = caught
         if n_tied > 1:
             log(ev, evn, EV_TIE, winner, n_tied, int(best * 1000.0), 0, 0, 0, 0)
-        # A seat raced before the one that set ``best`` counted its Investigator hits and
-        # shakes up to the finish it had to beat then, later than the turn's end: race it
-        # again from the same stream to the turn's end, counting only what happened by then.
-        # (Seats are raced in order of start time, so only those can have gone past it.)
+        # A seat raced before the one that set ``best`` counted its Investigator hits,
+        # contacts and shakes up to the finish it had to beat then, later than the turn's end:
+        # race it again from the same stream to the turn's end, counting only what happened
+        # by then.  (Seats are raced in order of start time, so only those can have gone past.)
         if best < INF:
             for k in range(best_k):
-                if raced_n[k, 0] > 0:  # (a seat shakes only after such a hit)
+                if raced_n[k, 0] + raced_n[k, 1] + raced_n[k, 2] > 0:
                     s = order[k]
-                    if choose:
-                        n_nbr = find_neighbours(px, py, aim_at[s], nbr, True, fp, ip)
-                    scratch[0] = 0
-                    scratch[1] = 0
+                    for c in range(N_COUNTERS):
+                        scratch[c] = 0
                     race_v((raced_st[k, 0], raced_st[k, 1], raced_st[k, 2], raced_st[k, 3]),
-                           rng, decide, sp, view, legal, px, py, nbr, nbr2, n_nbr, aim_at[s],
+                           rng, decide, sp, view, legal, px, py, aim_at[s],
                            kind if choose else -1, s, start_t[s], cursed_now[s], tokens,
-                           curse_of, skill, curse, phit, best, scratch, None, evn, fp, ip,
-                           max_throws)
-                    counters[0] += scratch[0] - raced_n[k, 0]
-                    counters[1] += scratch[1] - raced_n[k, 1]
+                           curse_of, skill, curse, phit, best, need_at[s], scratch, None, evn,
+                           fp, ip, max_throws)
+                    for c in range(N_COUNTERS):
+                        counters[c] += scratch[c] - raced_n[k, c]
+        # STK-T-10: a tangle counts if the turn was still on at the later throw
+        for k in range(n_tangles):
+            rec[R_TANGLES] += tangle_t[k] <= best
         # STK-C-3: a seat caught ignoring its Curse loses a token (before this turn's token)
         if curses_on:
             rng_save(rng, st)
@@ -292,8 +359,10 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         else:
             rec[R_MISHAPS] += 1
         roller = winner  # STK-T-8
-        # STK-T-9: the caught Creature goes back on the table at a fresh spot
+        # STK-T-9: the caught Creature goes back on the table (at its centre by default)
         st = place_token_v(st, px, py, won_target, fp, ip)
+        log(ev, evn, EV_PUT_BACK, won_target, int(px[won_target] * 10.0),
+            int(py[won_target] * 10.0), 0, 0, 0, 0)
     rng_save(rng, st)
     if outcome != O_WIN:
         rec[R_WINNER] = -1
@@ -302,6 +371,7 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
     rec[R_GAME_MS] = int(game_s * 1000.0)
     rec[R_INV_HITS] = counters[0]
     rec[R_SHAKES] = counters[1]
+    rec[R_CONTACTS] = counters[2]
     for s in range(MAX_SEATS):
         rec[R_TOKENS + s] = tokens[s]
 
@@ -312,24 +382,35 @@ _I1 = types.int64[::1]
 _I2 = types.int64[:, ::1]
 
 
-@njit(types.void(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I2),
-      cache=True, parallel=True)
-def run_batch(fp, ip, skill, curse, phit, decide, sp, seed, start, out):
-    """Play playouts start .. start + len(out) - 1 in parallel, one record row each."""
-    n = out.shape[0]
-    n_chunks = (n + CHUNK - 1) // CHUNK
-    for c in prange(n_chunks):
-        rng = np.empty(RNG_WORDS, dtype=np.uint64)
-        ws = new_workspace(curse.shape[0])
-        evn = np.zeros(1, dtype=np.int64)
-        # a thread-local record, copied out: a view out[i] would share (and atomically
-        # reference-count) the output array's header across threads
-        rec = np.zeros(R_SIZE, dtype=np.int64)
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            rng_seed(rng, seed, start + i)
-            play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, None, evn)
-            for k in range(R_SIZE):
-                out[i, k] = rec[k]
+@njit(cache=True, inline="always")
+def unpack(ip, packed):
+    """(fp, skill, curse, phit) as views of the packed float parameters (loader.packed)."""
+    n_fp = ip[I_FP_SIZE]
+    players = ip[I_PLAYERS]
+    rows = ip[I_CURSE_ROWS]
+    a = n_fp + players * SK_SIZE
+    b = a + rows * CU_SIZE
+    c = b + players * (rows + 1)
+    return (packed[:n_fp], packed[n_fp:a].reshape((players, SK_SIZE)),
+            packed[a:b].reshape((rows, CU_SIZE)), packed[b:c].reshape((players, rows + 1)))
+
+
+@njit(play_block_sig(DECIDE_VIEW), cache=True)
+def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
+    """Playouts ``first .. first + rows - 1`` into ``out[row ..]``, with one thread's arrays
+    made once for the block."""
+    fp, skill, curse, phit = unpack(ip, packed)
+    rng = np.empty(RNG_WORDS, dtype=np.uint64)
+    ws = new_workspace(curse.shape[0])
+    evn = np.zeros(1, dtype=np.int64)
+    # a thread-local record, copied out: a view out[i] would share (and atomically
+    # reference-count) the output array's header across threads
+    rec = np.zeros(R_SIZE, dtype=np.int64)
+    for k in range(rows):
+        rng_seed(rng, seed, first + k)
+        play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, None, evn)
+        for j in range(R_SIZE):
+            out[row + k, j] = rec[j]
 
 
 @njit(types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1, _I2),

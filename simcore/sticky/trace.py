@@ -74,13 +74,17 @@ def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, i
     for e in ev:
         code = int(e[0])
         a, b, c, d, f = (int(x) for x in e[1:6])
-        if code == S.EV_ROLL:  # turn, roller, kind, colour, rerolls
+        if code == S.EV_ROLL:  # turn, roller, kind, colour, rerolls, face
             flush()
             target = n_inv + c * colours + d if d >= 0 else -1
-            # the face with no colour (sixth_colour_face): rolled again, or any colour counts
+            # a face beyond the colours (sixth_colour_face): rolled again, another face of a
+            # colour, or any colour counts
             times = "once" if f == 1 else f"{f} times"
             extra = (f" (the Colour die showed {special_face(p)} {times} and was rolled again)"
                      if f else "")
+            face = int(e[6])
+            if d >= 0 and face >= colours:
+                extra += f" (the Colour die's {special_face(p)[4:]}, also {colour_name(d, p)})"
             if d == -1:
                 lines.append(f"Turn {a}: seat {b} rolls {kind_name(c, p)} and the Colour die shows "
                              f"{special_face(p)}: any {kind_name(c, p)} counts{extra}.")
@@ -103,12 +107,27 @@ def format_events(ev: np.ndarray, rec: np.ndarray, p: StickyParams, seed: int, i
                 stuck.append(f"{d} other Creature(s)")
             if f:
                 stuck.append(f"{f} Investigator(s)")
-            tail = f", picking up {' and '.join(stuck)}" if stuck and c else ""
+            tail = f", picking up {' and '.join(stuck)}" if stuck else ""
+            aboard = int(e[7])
+            if aboard > f:
+                tail += f" ({aboard} Investigator(s) now on the tentacle)"
             turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} throws and {what}{tail}."))
         elif code == S.EV_SHAKE:
-            kept = "keeps the target" if c else "loses the target"
-            turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} shakes the tentacle: {kept}, "
-                                   f"{d} Investigator(s) left."))
+            kept = {1: "keeps the target", 0: "loses the target"}.get(c, "")
+            how = "pulls back, shaking the tentacle" if int(e[6]) else "shakes the tentacle"
+            turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} {how}: "
+                                   f"{kept + ', ' if kept else ''}{d} Investigator(s) left."))
+        elif code == S.EV_NOTICE:
+            seen = ("notices it and shakes it off" if c else
+                    "does not notice it and throws with it")
+            turn_events.append((b, f"  {b / 1000:6.2f}s seat {a} has an Investigator left on "
+                                   f"the tentacle: {seen}."))
+        elif code == S.EV_TANGLE:  # seat, other seat, t_ms, t_ms again
+            turn_events.append((c, f"  {c / 1000:6.2f}s seats {a} and {b} tangle their "
+                                   f"tentacles; both throw again at {d / 1000:.2f}s."))
+        elif code == S.EV_PUT_BACK:
+            lines.append(f"  The {token_name(a, p)} is put back at ({b / 10:.0f}, "
+                         f"{c / 10:.0f}).")
         elif code == S.EV_DETACH:
             detach_times.append(b)
             how = "cleanly" if c else "with an Investigator still aboard"

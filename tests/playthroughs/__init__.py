@@ -20,6 +20,8 @@ CASES: dict[str, tuple[str, int, int, str, dict]] = {
     "tec-heuristic-seed1": ("tec", 1, 0, "heuristic", {}),
     "hex-heuristic-seed1": ("hex", 1, 0, "heuristic", {}),
     "hex-random-seed2-short": ("hex", 2, 0, "random", {"max_turns": 12}),
+    "wakeup-heuristic-2p-seed1": ("wakeup", 1, 0, "heuristic", {"players": 2}),
+    "wakeup-solitaire-seed3": ("wakeup", 3, 0, "heuristic", {"players": 1}),
 }
 
 

@@ -1,0 +1,1 @@
+"""Wake Up, Cthulhu!: 2-4 players and solitaire, on the step engine."""
