@@ -47,17 +47,20 @@ def test_split_finds_an_expensive_strategy_and_keeps_the_thread_count():
     assert "the strategy takes" in split_line(slow)
 
 
-def test_split_of_tec_heuristic_records_every_decision():
+def test_split_of_tec_records_every_decision():
+    """Tiny Epic Cthulhu is a step game: the heuristic and random (its own stream) are both
+    replayed."""
     g = get_game("tec")
-    config = g.configure({"players": 2}, "heuristic")
-    cost = strategy_cost(config, 300, repeats=1)
-    assert "skipped" not in cost
-    assert cost["decisions_per_game"] > 50  # every action choice, flip, reroll ... of a game
+    for name in ("heuristic", "random"):
+        cost = strategy_cost(g.configure({"players": 2}, name), 300, repeats=1)
+        assert "skipped" not in cost, (name, cost)
+        assert cost["decisions_per_game"] > 50  # every action choice, flip, reroll ... a game
 
 
 def test_a_strategy_drawing_random_numbers_is_not_split():
-    g = get_game("tec")
-    cost = strategy_cost(g.configure({"players": 2}, "random"), 200, repeats=1)
+    """In a callback game (Sticky Cthulhu) random draws from the game's stream: no replay."""
+    g = get_game("sticky")
+    cost = strategy_cost(g.configure(None, "random"), 200, repeats=1)
     assert set(cost) == {"skipped"} and "random stream" in cost["skipped"]
     assert split_line(cost).startswith("split: not made")
 
