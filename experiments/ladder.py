@@ -122,7 +122,9 @@ class LadderResult:
     def metric(self) -> str:
         if self.cooperative:
             return "team win rate"
-        who = self.seat_name or f"seat {self.seat}"
+        # a seat known only by its number reads "seat 0", not "0"
+        named = self.seat_name and self.seat_name != str(self.seat)
+        who = self.seat_name if named else f"seat {self.seat}"
         return f"{who} win rate against {self.field}"
 
     def skill_gap(self) -> dict[str, Difference] | None:

@@ -333,14 +333,23 @@ def no_search(g, ip, fp, s, view, mask, policy, sp, qp, rng, wi, wf, ev, evn):
 
 
 # ---- the driver -----------------------------------------------------------------------------
-@njit(cache=True)
-def play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view, mask,
-         rng, srng, qrng, wi, wf, rec, ev, evn):
+@njit(cache=True, inline="always")  # (a call passing dispatchers as values would not cache)
+def drive(init, legal, step, observe, record, check, g, ip, fp, pol, sps, seat_pol, search,
+          rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng, qrng, wi, wf, rec, ev, evn):
     """Play playout ``index`` of run ``seed`` to the end and fill ``rec``: the one place where
     strategies (and search) are asked.  Seat ``k`` is played by policy ``pol[seat_pol[k]]``
     with parameters ``sps[seat_pol[k]]``; the seats in ``qp[Q_SEATS]`` search instead, with
-    ``rpol`` (parameters ``rsp``) as their rollout player."""
-    init, legal, step, observe, determinize, returns, evaluate, record, check = g
+    ``rpol`` (parameters ``rsp``) as their rollout player.
+
+    The game's functions come twice: one by one (``init`` .. ``check``), which the driver
+    calls, and as the ``GAME`` tuple ``g``, which search is handed.  Each game's rules module
+    compiles this driver for itself in a ``play_one`` with ``PLAY_SIG`` that passes its own
+    functions (``simcore/hex/rules.py``), so the calls to ``legal`` and ``step`` are direct,
+    and can be inlined, instead of calls through function values that pass every array field
+    by field (measured: 30% of a Tiny Epic Cthulhu game).  Never call ``drive`` with the
+    tuple's function values: numba would then match every game's ``play_one`` to that
+    compiled version (a dispatcher converts to a function value), which both undoes the gain
+    and keeps ``play_one`` out of the disk cache."""
     rng_seed(rng, seed, index)
     rng_seed_stream(srng, seed, index, STREAM_STRATEGY, 0)
     checking = ip[P_CHECK] == 1
@@ -395,6 +404,11 @@ def play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h
     rec[k + 3] = errors
 
 
+PLAY_SIG = types.void(GAME, _I1, _F1, POLICIES, _F2, _I1, SEARCH, POLICY, _F1, _F1, _INT, _INT,
+                      _I1, _I1, _I1, _B1, _U1, _U1, _U1, _I1, _F1, _I1, _I2, _I1)
+PLAY = types.FunctionType(PLAY_SIG)
+
+
 @njit(cache=True)
 def new_arrays(ip, wi_size, wf_size):
     """One thread's arrays, reused by every playout it plays."""
@@ -411,13 +425,13 @@ def new_arrays(ip, wi_size, wf_size):
     return s, h, view, mask, rng, srng, qrng, wi, wf, rec
 
 
-_RUN_SIG = types.void(GAME, _I1, _F1, POLICIES, _F2, _I1, SEARCH, POLICY, _F1, _F1, _INT, _INT,
-                      _I2, _INT, _INT)
+_RUN_SIG = types.void(PLAY, GAME, _I1, _F1, POLICIES, _F2, _I1, SEARCH, POLICY, _F1, _F1, _INT,
+                      _INT, _I2, _INT, _INT)
 
 
 @njit(_RUN_SIG, cache=True, parallel=True)
-def run_batch(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, start, out, wi_size,
-              wf_size):
+def run_batch(play_one, g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, start, out,
+              wi_size, wf_size):
     """Play playouts ``start .. start + len(out) - 1`` in parallel, one record row each.
     Playout ``i`` writes only ``out[i]`` from its own streams, so the thread count and the
     batch size change nothing."""
@@ -429,25 +443,25 @@ def run_batch(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, start,
         ev = np.zeros((0, EV_WIDTH), dtype=np.int64)  # no rows: nothing is logged
         evn = np.zeros(1, dtype=np.int64)
         for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
-            play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, start + i, s, h,
-                 view, mask, rng, srng, qrng, wi, wf, rec, ev, evn)
+            play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, start + i, s,
+                     h, view, mask, rng, srng, qrng, wi, wf, rec, ev, evn)
             for k in range(width):
                 out[i, k] = rec[k]
 
 
-_TRACE_SIG = types.int64(GAME, _I1, _F1, POLICIES, _F2, _I1, SEARCH, POLICY, _F1, _F1, _INT,
-                         _INT, _I1, _I2, _INT, _INT)
+_TRACE_SIG = types.int64(PLAY, GAME, _I1, _F1, POLICIES, _F2, _I1, SEARCH, POLICY, _F1, _F1,
+                         _INT, _INT, _I1, _I2, _INT, _INT)
 
 
 @njit(_TRACE_SIG, cache=True)
-def trace_game(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, rec, ev,
-               wi_size, wf_size):
+def trace_game(play_one, g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, rec,
+               ev, wi_size, wf_size):
     """Replay playout ``index`` of run ``seed`` with every event logged into ``ev``; fills
     ``rec`` (the same record the batch gives) and returns the number of events."""
     s, h, view, mask, rng, srng, qrng, wi, wf, rec0 = new_arrays(ip, wi_size, wf_size)
     evn = np.zeros(1, dtype=np.int64)
-    play(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view, mask,
-         rng, srng, qrng, wi, wf, rec0, ev, evn)
+    play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view,
+             mask, rng, srng, qrng, wi, wf, rec0, ev, evn)
     for k in range(rec.shape[0]):
         rec[k] = rec0[k]
     return evn[0]
@@ -687,6 +701,16 @@ class StepGame(Game):
     def record_fields(self) -> tuple[str, ...]:  # type: ignore[override]
         return tuple(self.game_record_fields) + ENGINE_RECORD_FIELDS
 
+    def play_function(self) -> Any:
+        """The driver this game's playouts run on: its rules module's ``play_one`` (``drive``
+        compiled with direct calls to the game's functions)."""
+        import importlib
+
+        fn = getattr(importlib.import_module(self.rules_module), "play_one", None)
+        if fn is None:
+            raise TypeError(f"{self.rules_module} lacks play_one() (see engine.drive)")
+        return fn
+
     def functions(self) -> tuple:
         """The game's functions as the ``GAME`` tuple (stand-ins for those it lacks)."""
         import importlib
@@ -711,8 +735,9 @@ class StepGame(Game):
         _, fp = self._arrays(config)
         out = np.zeros((count, len(self.record_fields)), dtype=np.int64)
         pols, sps, seat_pol, search, rpol, rsp, qp, wi, wf = strategy_parts(config.strategy, ip)
-        with_threads_chunked(run_batch, self.functions(), ip, fp, pols, sps, seat_pol, search,
-                             rpol, rsp, qp, int(seed), int(start), out, int(wi), int(wf))
+        with_threads_chunked(run_batch, self.play_function(), self.functions(), ip, fp, pols,
+                             sps, seat_pol, search, rpol, rsp, qp, int(seed), int(start), out,
+                             int(wi), int(wf))
         return out
 
     def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
@@ -729,9 +754,9 @@ class StepGame(Game):
         out = np.zeros((count, len(self.record_fields)), dtype=np.int64)
         pols = (policy,) * MAX_POLICIES
         seat_pol = np.zeros(MAX_TABLE_SEATS, dtype=np.int64)
-        with_threads_chunked(run_batch, self.functions(), ip, fp, pols, sps, seat_pol,
-                             no_search, policy, sps[0], np.zeros(1, dtype=np.float64),
-                             int(seed), int(start), out, 0, 0)
+        with_threads_chunked(run_batch, self.play_function(), self.functions(), ip, fp, pols,
+                             sps, seat_pol, no_search, policy, sps[0],
+                             np.zeros(1, dtype=np.float64), int(seed), int(start), out, 0, 0)
         return out.view(self.record_dtype).reshape(count)
 
     def trace_events(self, config: Config, seed: int, index: int = 0,
@@ -744,8 +769,8 @@ class StepGame(Game):
         rec = np.zeros(len(self.record_fields), dtype=np.int64)
         ev = np.zeros((self.trace_rows, EV_WIDTH), dtype=np.int64)
         pols, sps, seat_pol, search, rpol, rsp, qp, wi, wf = strategy_parts(config.strategy, ip)
-        n = trace_game(self.functions(), ip, fp, pols, sps, seat_pol, search, rpol, rsp, qp,
-                       int(seed), int(index), rec, ev, int(wi), int(wf))
+        n = trace_game(self.play_function(), self.functions(), ip, fp, pols, sps, seat_pol,
+                       search, rpol, rsp, qp, int(seed), int(index), rec, ev, int(wi), int(wf))
         return ev[:n].copy(), rec
 
     def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:

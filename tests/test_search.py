@@ -174,6 +174,16 @@ def test_the_ladder_pairs_its_rungs_and_writes_its_report(tmp_path):
     assert "strength ladder" in result.format()
 
 
+def test_a_seat_known_by_its_number_reads_seat_n_in_the_ladder():
+    from experiments.ladder import LadderResult
+
+    numbered = LadderResult("wakeup", "Wake Up, Cthulhu!", False, 0, "heuristic", 10, 1, {}, [],
+                            seat_name="0")
+    assert numbered.metric == "seat 0 win rate against heuristic"
+    named = LadderResult("hex", "hex", False, 1, "heuristic", 10, 1, {}, [], seat_name="Bad")
+    assert named.metric == "Bad win rate against heuristic"
+
+
 def test_a_cooperative_ladder_reports_the_skill_gap():
     from experiments.ladder import LadderResult, Rung, RungResult
     from experiments.stats import wilson

@@ -27,6 +27,7 @@ from simcore.engine import (
     INIT_SIG,
     LEGAL_SIG,
     OUTCOME,
+    PLAY_SIG,
     PLAYING,
     RECORD_SIG,
     RETURNS_SIG,
@@ -36,12 +37,14 @@ from simcore.engine import (
     WINNER,
     ask,
     clear_header,
+    drive,
     finish,
     frame_get,
     frame_pop,
     frame_proc,
     frame_push,
     frame_set,
+    observe_nothing,
 )
 from simcore.hex.state import (
     A_END,
@@ -1103,3 +1106,13 @@ def check(ip, fp, s, h):
         if carrier >= 0 and (s[S_C_POS + carrier] != x or s[S_C_CARRY + carrier] != a + 1):
             errors += 1
     return errors
+
+
+@njit(PLAY_SIG, cache=True)
+def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view,
+             mask, rng, srng, qrng, wi, wf, rec, ev, evn):
+    """The engine's driver compiled for this game (its calls to ``legal`` and ``step`` direct,
+    not through function values): the same games as ``engine.play``, faster."""
+    drive(init, legal, step, observe_nothing, record, check, g, ip, fp, pol, sps, seat_pol,
+          search, rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng, qrng, wi, wf, rec,
+          ev, evn)

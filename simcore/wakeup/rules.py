@@ -38,6 +38,7 @@ from simcore.engine import (
     OBSERVE_SIG,
     OUTCOME,
     P_SEATS,
+    PLAY_SIG,
     PLAYING,
     RECORD_SIG,
     RETURNS_SIG,
@@ -47,6 +48,7 @@ from simcore.engine import (
     WINNER,
     ask,
     clear_header,
+    drive,
     finish,
     frame_get,
     frame_pop,
@@ -2405,3 +2407,12 @@ def check(ip, fp, s, h):
     if s[DEPTH] < 0 or s[DEPTH] > MAX_FRAMES:
         errors += 1
     return errors
+
+
+@njit(PLAY_SIG, cache=True)
+def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view,
+             mask, rng, srng, qrng, wi, wf, rec, ev, evn):
+    """The engine's driver compiled for this game (its calls to ``legal``, ``observe`` and
+    ``step`` direct, not through function values)."""
+    drive(init, legal, step, observe, record, check, g, ip, fp, pol, sps, seat_pol, search,
+          rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng, qrng, wi, wf, rec, ev, evn)
