@@ -2,7 +2,8 @@
 
 Why
 ---
-A callback-style game (Tiny Epic Cthulhu today, Sticky Cthulhu for good) calls the strategy in
+A callback-style game (Sticky Cthulhu, a real-time race with nothing to search) calls the
+strategy in
 the middle of a rule and keeps the rest of the rule on the call stack, so a game cannot be
 copied at a decision and resumed.  A step-style game keeps *everything* in arrays: copying a
 game is copying two arrays, and search, replays, rule tests and generic checks need nothing
