@@ -3,11 +3,10 @@
 Why
 ---
 A callback-style game (Sticky Cthulhu, a real-time race with nothing to search) calls the
-strategy in
-the middle of a rule and keeps the rest of the rule on the call stack, so a game cannot be
-copied at a decision and resumed.  A step-style game keeps *everything* in arrays: copying a
-game is copying two arrays, and search, replays, rule tests and generic checks need nothing
-else.  (Pgx writes games this way; OpenSpiel's ``State`` and TAG's ``AbstractGameState`` are
+strategy in the middle of a rule and keeps the rest of the rule on the call stack, so a game
+cannot be copied at a decision and resumed.  A step-style game keeps *everything* in arrays:
+copying a game is copying two arrays, and search, replays, rule tests and generic checks need
+nothing else.  (Pgx writes games this way; OpenSpiel's ``State`` and TAG's ``AbstractGameState`` are
 the same contract in C++ and Java.)
 
 The arrays
