@@ -5,6 +5,7 @@ each character's tentacles and Delirium) that agrees with the game's record."""
 # ruff: noqa: N802  (test names carry the clause IDs, e.g. test_TEC_A_1_...)
 import re
 
+import numpy as np
 import pytest
 
 from simcore.registry import get_game
@@ -161,3 +162,20 @@ def test_TEC_ACC_3_the_eldritch_swap_is_logged():
     swaps = [tuple(int(x) for x in e[1:4]) for e in tb.events(S.EV_ELDRITCH_SWAP)]
     assert swaps == [(1, 1, 1)]
     assert tb.errors() == 0
+
+
+def test_a_search_says_what_it_considered_before_each_answer():
+    """Played by search, every decision the search made is preceded by a line with its top
+    actions (times tried, mean result) and the one chosen; the trace still plays the batch's
+    game."""
+    searching = TEC.configure({"players": 2, "strategy.iterations": 12, "strategy.depth": 4,
+                               "strategy.show": 2}, "mcts")
+    text = TEC.trace(searching, 3, 0)
+    lines = [line for line in text.splitlines() if line.startswith("  search (")]
+    assert lines, text[:2000]
+    first = lines[0]
+    assert re.match(r"  search \(12 iterations\) for \S+.* on \w+: .+ tried \d+ times, mean "
+                    r"result \d\.\d{3}.*; chose .+\.$", first), first
+    events, rec = TEC.trace_events(searching, 3, 0)
+    assert len(lines) == int(rec[TEC.record_fields.index("searches")])
+    assert np.array_equal(rec, TEC.run_batch(searching, 3, 0, 1).view(np.int64))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simcore.engine import ENGINE_EVENTS
+from simcore.engine import ENGINE_EVENTS, EV_DECIDE, EV_SEARCH
 from simcore.tec import state as S
 
 KINDS = ("Fear", "Rage", "Greed", "Chaos", "Eldritch")
@@ -80,8 +80,27 @@ def format_events(ev: np.ndarray, rec: np.ndarray, config, seed: int, index: int
             lines.append("  " + status[0] + "; " + "; ".join(status[1:]) + ".")
             status.clear()
 
+    def choice_name(kind: int, action: int) -> str:
+        if kind == S.D_ACTION and 0 <= action < S.N_ACTIONS:
+            return f"move to {town(action)}" if action < S.A_COLLECT else S.ACTION_NAMES[action]
+        return f"choice {action}"
+
+    searched: list[tuple[int, int, int, int]] = []  # the search's top actions, best first
+
     for e in ev:
         code = int(e[0])
+        if code == EV_SEARCH:  # (logged while the search runs, before its decision's row)
+            searched.append((int(e[1]), int(e[2]), int(e[3]), int(e[5])))
+            continue
+        if code == EV_DECIDE and searched:  # what the search considered, then its answer
+            flush()
+            kind = int(e[2])
+            tried = "; ".join(f"{choice_name(kind, a)} tried {n:,} times, mean result "
+                              f"{v / 1e6:.3f}" for a, n, v, _ in searched)
+            lines.append(f"  search ({searched[0][3]:,} iterations) for {who(int(e[1]))} on "
+                         f"{S.D_NAMES[kind]}: {tried}; chose {choice_name(kind, int(e[3]))}.")
+            searched.clear()
+            continue
         if code >= ENGINE_EVENTS:  # the driver's own rows (each decision asked)
             continue
         a, b, c, d, f, g = (int(x) for x in e[1:7])
