@@ -38,18 +38,36 @@ PILOT_ROOM = 5_000  # answers per game the pilot run has room for
 MAX_ANSWERS = 1 << 25  # room for recorded answers (256 MB); fewer games are timed beyond it
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def _next_recorded(buf, beyond):
+    """The next recorded answer, or ``beyond`` past the last one."""
+    k = np.int64(buf[_CURSOR])
+    buf[_CURSOR] = k + 1
+    i = _HEAD + np.int64(buf[_NPARAMS]) + k
+    if i >= buf.shape[0]:
+        return beyond
+    return np.int64(buf[i])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _write_answer(buf, a):
+    """Write down answer ``a`` after the ones before it (flag an overflow)."""
+    k = np.int64(buf[_CURSOR])
+    i = _HEAD + np.int64(buf[_NPARAMS]) + k
+    if i < buf.shape[0]:
+        buf[i] = a
+    else:
+        buf[_OVERFLOW] = 1.0
+    buf[_CURSOR] = k + 1
+
+
 @njit(cache=True, _nrt=False)
 def replay_answers(state, legal, buf, rng):
     """The stand-in: the next recorded answer (what the strategy said at this decision).
     Games that went another way (a strategy that drew random numbers) can ask for more
     answers than were recorded: those get 0 (the engine replaces an illegal one), and the
     records then differ, which the caller checks."""
-    k = np.int64(buf[_CURSOR])
-    buf[_CURSOR] = k + 1
-    i = _HEAD + np.int64(buf[_NPARAMS]) + k
-    if i >= buf.shape[0]:
-        return 0
-    return np.int64(buf[i])
+    return _next_recorded(buf, 0)
 
 
 def _recorder(fn):
@@ -57,14 +75,8 @@ def _recorder(fn):
 
     @njit(_nrt=False)
     def record_answers(state, legal, buf, rng):
-        n_params = np.int64(buf[_NPARAMS])
-        a = fn(state, legal, buf[_HEAD:_HEAD + n_params], rng)
-        k = np.int64(buf[_CURSOR])
-        if _HEAD + n_params + k < buf.shape[0]:
-            buf[_HEAD + n_params + k] = a
-        else:
-            buf[_OVERFLOW] = 1.0
-        buf[_CURSOR] = k + 1
+        a = fn(state, legal, buf[_HEAD:_HEAD + np.int64(buf[_NPARAMS])], rng)
+        _write_answer(buf, a)
         return a
 
     return record_answers
@@ -74,12 +86,7 @@ def _recorder(fn):
 def replay_policy(ip, fp, s, view, mask, buf, rng):
     """The stand-in of a step game: the next recorded answer (-1, which the driver replaces
     and counts, beyond the recorded ones)."""
-    k = np.int64(buf[_CURSOR])
-    buf[_CURSOR] = k + 1
-    i = _HEAD + np.int64(buf[_NPARAMS]) + k
-    if i >= buf.shape[0]:
-        return -1
-    return np.int64(buf[i])
+    return _next_recorded(buf, -1)
 
 
 def _policy_recorder(fn):
@@ -87,14 +94,8 @@ def _policy_recorder(fn):
 
     @njit(POLICY_SIG)
     def record_policy(ip, fp, s, view, mask, buf, rng):
-        n_params = np.int64(buf[_NPARAMS])
-        a = fn(ip, fp, s, view, mask, buf[_HEAD:_HEAD + n_params], rng)
-        k = np.int64(buf[_CURSOR])
-        if _HEAD + n_params + k < buf.shape[0]:
-            buf[_HEAD + n_params + k] = a
-        else:
-            buf[_OVERFLOW] = 1.0
-        buf[_CURSOR] = k + 1
+        a = fn(ip, fp, s, view, mask, buf[_HEAD:_HEAD + np.int64(buf[_NPARAMS])], rng)
+        _write_answer(buf, a)
         return a
 
     return record_policy
