@@ -7,10 +7,13 @@ players, and Hard and Madness at two players: NOTES.md, "The step engine"), then
 frozen table keeps a small part of that proof: the SHA-256 of the callback engine's records
 (its layout: the game's record fields and the violations count, int64, playout order) of the
 first 2,000 playouts of seed 1.  The heuristic's later improvements are parameters, so the
-heuristic as it stood then is the one played here (``CALLBACK_HEURISTIC``).
+heuristic as it stood then is the one played here (``CALLBACK_HEURISTIC``), on the rules data
+as it stood then (``CALLBACK_RULES``, a frozen copy: later recalibrations and new defaults of
+``simcore/tec/rules.toml`` change the games, not this proof).
 """
 
 import hashlib
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +27,7 @@ SEED = 1
 # the heuristic as the callback engine played it (the improvements switched off)
 CALLBACK_HEURISTIC = {"strategy.chaos_threshold": 100.0, "strategy.chaos_full_factor": 1.0,
                       "strategy.seal_reach": 0.0, "strategy.leftover_value": 0.0}
+CALLBACK_RULES = Path(__file__).parent / "data" / "tec-rules-callback-engine.toml"
 CALLBACK_FIELDS = S.RECORD_FIELDS + ("violations",)
 FROZEN = {  # (Great Old One, players, difficulty): the callback engine's records
     ("nyarlathotep", 2, "normal"):
@@ -39,7 +43,8 @@ FROZEN = {  # (Great Old One, players, difficulty): the callback engine's record
 def test_step_engine_plays_the_callback_engines_games(setting):
     goo, players, difficulty = setting
     config = GAME.configure({"goo": goo, "players": players, "difficulty": difficulty,
-                             **CALLBACK_HEURISTIC}, "heuristic")
+                             **CALLBACK_HEURISTIC}, "heuristic",
+                             rules_path=CALLBACK_RULES)
     recs = GAME.run_batch(config, SEED, 0, GAMES)
     rows = recs.view(np.int64).reshape(GAMES, -1)
     cols = [GAME.record_fields.index(f) for f in CALLBACK_FIELDS]
