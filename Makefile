@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean playthroughs
+.PHONY: run test lint bench clean playthroughs calibrate
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ test: $(STAMP) lint
 
 playthroughs: $(STAMP)  # regenerate tests/playthroughs/ after an intended change of play
 	$(BIN)/python -m tests.playthroughs
+
+calibrate: $(STAMP)  # the Tiny Epic Cthulhu calibration sweep and its order check (simcore/tec/NOTES.md)
+	$(BIN)/cthulhu-sim sweep experiments/specs/tec-calibration.toml --out reports/tec-calibration --overwrite -q
+	$(BIN)/cthulhu-sim order reports/tec-calibration --order goo=nyarlathotep,yog-sothoth,yig,cthulhu --order difficulty=normal,hard,madness
 
 bench: $(STAMP)
 	$(BIN)/cthulhu-sim bench
