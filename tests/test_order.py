@@ -142,3 +142,22 @@ def test_order_command_bad_input_is_one_line(sticky_sweep, tmp_path):
         assert len(r.stderr.strip().splitlines()) == 1
     r = invoke("order", tmp_path / "nothing", "--order", "players=2,4")
     assert r.exit_code == 2 and "no such folder" in r.stderr
+
+
+def test_the_bundled_calibration_spec_and_its_committed_report():
+    """The Tiny Epic Cthulhu calibration (simcore/tec/NOTES.md, "Calibration"): the spec
+    sweeps every Great Old One, difficulty and player count at a fixed number of games, and
+    the report committed beside it passes the rulebook's orders (`make calibrate`)."""
+    from pathlib import Path
+
+    import experiments
+    from experiments.spec import SweepSpec
+
+    root = Path(experiments.__file__).parent.parent
+    spec = SweepSpec.load(root / "experiments" / "specs" / "tec-calibration.toml")
+    assert len(spec.cells()) == 48 and spec.per_cell == 32768
+    r = invoke("order", root / "reports" / "tec-calibration",
+               "--order", "goo=nyarlathotep,yog-sothoth,yig,cthulhu",
+               "--order", "difficulty=normal,hard,madness")
+    assert r.exit_code == 0, r.output
+    assert "36 of 36 steps" in r.stdout and "32 of 32 steps" in r.stdout
