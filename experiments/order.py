@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from experiments.text import fmt_value
+from experiments.text import fmt_value, python_scalars
 
 
 class OrderError(ValueError):
@@ -129,6 +129,12 @@ def parse_claim(text: str, axes: Mapping[str, Sequence[Any]]) -> Claim:
     return Claim(axis, tuple(by_text[w] for w in words))
 
 
+def _key(row: Mapping[str, Any], names: Sequence[str]) -> tuple[str, ...]:
+    """A results row's cell as the axis values written out (numpy's booleans and integers,
+    as a results table holds them, written as the spec's)."""
+    return tuple(fmt_value(python_scalars(row[a])) for a in names)
+
+
 def check_orders(results: pd.DataFrame, axes: Mapping[str, Sequence[Any]],
                  claims: Sequence[Claim], metric: str = "win") -> Check:
     """Every step of every claim in every group of cells (the other axes' values); a group
@@ -141,7 +147,7 @@ def check_orders(results: pd.DataFrame, axes: Mapping[str, Sequence[Any]],
     index: dict[tuple, Any] = {}
     names = list(axes)
     for row in results.to_dict("records"):
-        index[tuple(fmt_value(row[a]) for a in names)] = row
+        index[_key(row, names)] = row
     out = Check(list(claims), metric)
     for claim in claims:
         others = [a for a in names if a != claim.axis]
@@ -191,7 +197,7 @@ def cell_table(results: pd.DataFrame, axes: Mapping[str, Sequence[Any]], metric:
         raise OrderError(f"--columns {col}: not an axis of this sweep; its axes: "
                          + ", ".join(names))
     rows_axes = [a for a in names if a != col]
-    index = {tuple(fmt_value(r[a]) for a in names): r for r in results.to_dict("records")}
+    index = {_key(r, names): r for r in results.to_dict("records")}
     head = "| " + " | ".join(rows_axes) + " | " + " | ".join(
         f"{col} {fmt_value(v)}" for v in axes[col]) + " |"
     lines = [head, "|" + "---|" * len(rows_axes) + "---:|" * len(axes[col])]
@@ -232,8 +238,6 @@ def format_check(check: Check, closest: int = 3) -> str:
 
 
 def check_json(check: Check) -> dict[str, Any]:
-    from experiments.text import python_scalars
-
     return python_scalars({
         "metric": check.metric,
         "holds": check.holds,

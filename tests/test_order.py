@@ -73,6 +73,19 @@ def test_a_claim_on_part_of_an_axis_checks_only_its_neighbours():
     assert not od.check_orders(table(rates), AXES, [od.Claim("goo", ("a", "b"))]).holds
 
 
+def test_switch_and_number_axes_match_as_a_results_table_holds_them():
+    """results.parquet gives numpy booleans and integers; the axes hold Python ones."""
+    import numpy as np
+
+    axes = {"curses": [False, True], "players": [2, 4]}
+    rows = [{"curses": np.bool_(c), "players": np.int64(p), "win_rate": r, "win_lo": r - 0.01,
+             "win_hi": r + 0.01} for c in (False, True) for p, r in ((2, 0.5), (4, 0.3))]
+    claim = od.parse_claim("players=2,4", axes)
+    assert od.check_orders(pd.DataFrame(rows), axes, [claim]).holds
+    assert "| false | 50.0 [49.0, 51.0] | 30.0 [29.0, 31.0] |" in od.cell_table(
+        pd.DataFrame(rows), axes)
+
+
 def test_a_missing_cell_is_named_not_skipped():
     rates = good_rates()
     del rates[("c", "hard", 2)]
