@@ -51,7 +51,7 @@ from simcore.engine import (
     frame_proc,
     frame_push,
     frame_set,
-    observe_nothing,
+    observe_inline_nothing,
 )
 from simcore.kernels import shuffle
 from simcore.tec import actions as AC
@@ -444,11 +444,29 @@ def evaluate(ip, fp, s, out):
         out[k] = v
 
 
-@njit(PLAY_SIG, cache=True)
+@njit(cache=True, _nrt=False, inline="always")
+def legal_inline(ip, fp, s, h, mask):
+    """``legal`` with the contract's arguments, inlined into ``play_one``."""
+    return legal_mask(ip, s, mask)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step_inline(ip, fp, s, h, rng, action, ev, evn):
+    """``step`` with the contract's arguments, inlined into ``play_one``."""
+    step_to_next(ip, s, h, rng, action, ev, evn)
+
+
+@njit(PLAY_SIG, cache=True, _nrt=False)
 def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view,
              mask, rng, srng, qrng, wi, wf, rec, ev, evn):
-    """The engine's driver compiled for this game (its calls to ``legal`` and ``step`` direct,
-    not through function values): the same games as through the ``GAME`` tuple, faster."""
-    drive(init, legal, step, observe_nothing, record, check, g, ip, fp, pol, sps, seat_pol,
-          search, rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng, qrng, wi, wf, rec,
-          ev, evn)
+    """The engine's driver compiled for this game: the same games as through the ``GAME``
+    tuple, faster.  ``legal``, ``step`` and ``observe`` are handed to ``drive`` as functions
+    numba inlines (``legal_inline``, ``step_inline``, ``engine.observe_inline_nothing``), so the
+    driver's loop and the rules are one compiled function: no call per decision passing every
+    array field by field, and no ``observe`` call at all (the players share everything).
+    Compiled without reference counting, as the rules are (nothing here allocates): with it,
+    numba counts references to the array views the driver takes (the strategies' parameter
+    rows) with atomic operations.  Measured in NOTES.md, "The step engine"."""
+    drive(init, legal_inline, step_inline, observe_inline_nothing, record, check, g, ip, fp,
+          pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng,
+          qrng, wi, wf, rec, ev, evn)
