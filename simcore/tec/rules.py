@@ -103,8 +103,7 @@ def push_turn(s):
     c = s[S.S_CUR]
     frame_push(s, S.PR_TURN)
     frame_set(s, 0, S.TS_SPIN)
-    frame_set(s, 1, 1 if s[S.S_PHASE] == 1 and s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN]
-              else 0)
+    frame_set(s, 1, 1 if s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN] else 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -112,7 +111,9 @@ def start_actions(ip, s):
     """TEC-A-1: three actions; TEC-MV-3 (reading in NOTES.md): the Great Old One must still
     be on the character's card when the actions begin for the first one to be a move away."""
     c = s[S.S_CUR]
-    still = s[S.S_PHASE] == 1 and s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN]
+    # forced_move_phases: phase one only (default), or both phases
+    still = ((s[S.S_PHASE] == 1 or ip[S.I_FORCED_MOVE_P2] == 1)
+             and s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN])
     if ip[S.I_MUST_MOVE_AFTER_SPIN] == 1:
         s[S.S_MUST_MOVE] = 1 if still else 0
     else:
@@ -219,7 +220,7 @@ def resume(ip, s, h, rng, ev, evn):
             ask(s, 0, S.D_TOWN_SIDE)
             return 1
         frame_pop(s)
-        SU.setup_spins(ip, s, rng, ev, evn)
+        SU.setup_spins(ip, s, h, rng, ev, evn)
         return 0
     frame_pop(s)  # (no procedure leaves another kind of frame to resume)
     return 0
@@ -325,7 +326,7 @@ def legal_mask(ip, s, mask):
     c = s[S.S_CUR]
     bits = 0
     if d == S.D_FLIP:
-        bits = L.flip_options(s, frame_get(s, 2), frame_get(s, 3), frame_get(s, 4))
+        bits = L.flip_options(s, frame_get(s, 2), frame_get(s, 3), frame_get(s, 4), ip)
     elif d == S.D_REROLL:
         bits = L.reroll_options(s[S.S_NDICE], s[S.S_REROLLS])
     elif d == S.D_BANISH:
