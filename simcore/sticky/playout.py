@@ -186,9 +186,11 @@ def tangle_first_throws(st, start_t, start_k, order, rank_at, aim_at, tangled, t
     return n, st
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
-    """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout)."""
+    """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout).  Inlined in
+    ``play_rows`` alone (its one copy), so the workspace's arrays are not passed again for
+    every playout."""
     (px, py, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters, start_t, order,
      cursed_now, aim_at, start_k, tangled, tangle_t, raced_st, raced_n, scratch, need_at,
      rank_at) = ws
@@ -404,6 +406,19 @@ def unpack(ip, packed):
             packed[a:b].reshape((rows, CU_SIZE)), packed[b:c].reshape((players, rows + 1)))
 
 
+@njit(cache=True, _nrt=False)
+def play_rows(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, seed, first, out, row, rows,
+              ev, evn):
+    """Playouts ``first .. first + rows - 1`` of run ``seed`` into ``out[row ..]`` (with
+    ``ev``: the events of the last, for a trace), on one thread's arrays ``rng``, ``ws`` and
+    the record ``rec``."""
+    for k in range(rows):
+        rng_seed(rng, seed, first + k)
+        play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn)
+        for j in range(R_SIZE):
+            out[row + k, j] = rec[j]
+
+
 @njit(play_block_sig(DECIDE_VIEW), cache=True)
 def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
     """Playouts ``first .. first + rows - 1`` into ``out[row ..]``, with one thread's arrays
@@ -415,11 +430,8 @@ def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
     # a thread-local record, copied out: a view out[i] would share (and atomically
     # reference-count) the output array's header across threads
     rec = np.zeros(R_SIZE, dtype=np.int64)
-    for k in range(rows):
-        rng_seed(rng, seed, first + k)
-        play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, None, evn)
-        for j in range(R_SIZE):
-            out[row + k, j] = rec[j]
+    play_rows(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, seed, first, out, row, rows,
+              None, evn)
 
 
 @njit(types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1, _I2),
@@ -427,8 +439,9 @@ def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
 def trace_game(fp, ip, skill, curse, phit, decide, sp, seed, index, rec, ev):
     """Replay playout ``index`` of run ``seed`` with event logging; returns the event count."""
     rng = np.empty(RNG_WORDS, dtype=np.uint64)
-    rng_seed(rng, seed, index)
     ws = new_workspace(curse.shape[0])
     evn = np.zeros(1, dtype=np.int64)
-    play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn)
+    out = np.zeros((1, R_SIZE), dtype=np.int64)
+    play_rows(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, seed, index, out, 0, 1, ev,
+              evn)
     return evn[0]
