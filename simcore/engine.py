@@ -306,6 +306,14 @@ def observe_nothing(ip, fp, s, h, seat, view):
     return
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def observe_inline_nothing(ip, fp, s, h, seat, view):
+    """``observe_nothing`` for a game's ``play_one`` to hand ``drive``: numba inlines it, so
+    the driver's call to ``observe`` compiles to nothing (``observe_nothing`` is a call that
+    passes every array field by field, at every decision with a choice)."""
+    return
+
+
 @njit(DETERMINIZE_SIG, cache=True)
 def determinize_nothing(ip, fp, s, view, seat, rng, h):
     """``determinize`` of a game with no hidden state."""

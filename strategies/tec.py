@@ -38,6 +38,22 @@ HEURISTIC_PARAMS = {
                             "value added to a collect, banish or town action that still does "
                             "something, so a turn does not end with useful actions left "
                             "(1.0 measured 3.5-4.4 points worse: off)"),
+    # issue 15, part 2, the team's plan (NOTES.md, "The heuristic (issue 15)"):
+    # prepare_tokens 0 plays the heuristic as it was before it
+    "prepare_tokens": Param(25.0, 0.0, 100.0,
+                            "before the flip, once at most this many Page tokens are left to "
+                            "place (25: the whole of phase one), a character also wants "
+                            "Madness of the colours it is to seal (prepare_slack says which)"),
+    "prepare_slack": Param(3.0, 0.0, 3.0,
+                           "a character is to seal a colour when it rolls at least the team's "
+                           "most seal dice for it less this (0: only the team's best sealer; "
+                           "3: anyone with a die, measured best)"),
+    "seal_stock": Param(2.0, 1.0, 2.0,
+                        "Madness of a colour a sealer wants to hold before the flip: one, or "
+                        "one for each of the colour's open portals up to this"),
+    "stock_team": Param(0.0, 0.0, 1.0,
+                        "1: a sealer wants more than one Madness of a colour only while the "
+                        "team's other sealers of it hold fewer than its open portals"),
 }
 _P = param_offsets(HEURISTIC_PARAMS)
 TRANSLATE_HERE = _P["translate_here"]
@@ -49,6 +65,10 @@ FLIP_VALUE = _P["flip_value"]
 CHAOS_FULL_FACTOR = _P["chaos_full_factor"]
 SEAL_REACH = _P["seal_reach"]
 LEFTOVER_VALUE = _P["leftover_value"]
+PREPARE_TOKENS = _P["prepare_tokens"]
+PREPARE_SLACK = _P["prepare_slack"]
+SEAL_STOCK = _P["seal_stock"]
+STOCK_TEAM = _P["stock_team"]
 
 STOP = 3
 
@@ -94,9 +114,45 @@ def target_page(st, c):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def needs(st, c):
+def team_best_dice(ip, st, colour):
+    """The most seal dice any character rolls for a portal of this colour (TEC-SE-2)."""
+    best = 0
+    for c in range(st[S.S_NCHARS]):
+        best = max(best, L.seal_dice(st, c, colour, ip))
+    return best
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def seal_want(ip, st, c, k, params):
+    """Madness of colour k character c wants to hold for the seals ahead (0 when it is not
+    to seal that colour: fewer dice than the team's most, TEC-SE-2, by more than
+    ``prepare_slack``): one, or with ``seal_stock`` 2 one a portal of the colour; with
+    ``stock_team`` the second only while the colour's other sealers hold fewer Madness of
+    it than it has open portals."""
+    d = L.seal_dice(st, c, k, ip)
+    if d == 0 or d < team_best_dice(ip, st, k) - params[PREPARE_SLACK]:
+        return 0
+    open_k = 0
+    for q in range(S.N_PORTALS):
+        p = S.S_PORTALS + q * S.Q_SIZE
+        open_k += (st[p + S.Q_SEALED] == 0) & (st[p + S.Q_COLOUR] == k)
+    want = min(open_k, int(params[SEAL_STOCK]))
+    if params[STOCK_TEAM] > 0.5 and want > 1:
+        held = 0
+        for e in range(st[S.S_NCHARS]):
+            if e != c and L.seal_dice(st, e, k, ip) > 0:
+                held += st[S.char(e) + S.P_TEMP + k]
+        if held >= open_k - 1:
+            want = 1
+    return want
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def needs(ip, st, c, params):
     """How many more of each colour character c wants: for its target page in phase one,
-    one of each open portal's colour it holds runes for in phase two (a 3-tuple)."""
+    one of each open portal's colour it holds runes for in phase two (a 3-tuple).  With
+    ``prepare_tokens``, phase one also stocks the Madness of the colours c is to seal
+    (``seal_want``), so that the team starts phase two able to seal."""
     o = S.char(c)
     if st[S.S_PHASE] == 2:
         w0 = w1 = w2 = 0
@@ -112,11 +168,17 @@ def needs(st, c):
         return (max(w0 - st[o + S.P_TEMP], 0), max(w1 - st[o + S.P_TEMP + 1], 0),
                 max(w2 - st[o + S.P_TEMP + 2], 0))
     t = target_page(st, c)
-    if t < 0:
-        return (0, 0, 0)
-    return (max(st[S.town(t) + S.T_PCOST] - st[o + S.P_TEMP], 0),
-            max(st[S.town(t) + S.T_PCOST + 1] - st[o + S.P_TEMP + 1], 0),
-            max(st[S.town(t) + S.T_PCOST + 2] - st[o + S.P_TEMP + 2], 0))
+    n0 = n1 = n2 = 0
+    if t >= 0:
+        n0 = st[S.town(t) + S.T_PCOST]
+        n1 = st[S.town(t) + S.T_PCOST + 1]
+        n2 = st[S.town(t) + S.T_PCOST + 2]
+    if st[S.S_PAGE_PILE] <= params[PREPARE_TOKENS]:
+        n0 = max(n0, seal_want(ip, st, c, 0, params))
+        n1 = max(n1, seal_want(ip, st, c, 1, params))
+        n2 = max(n2, seal_want(ip, st, c, 2, params))
+    return (max(n0 - st[o + S.P_TEMP], 0), max(n1 - st[o + S.P_TEMP + 1], 0),
+            max(n2 - st[o + S.P_TEMP + 2], 0))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -348,8 +410,10 @@ def side_value(action, madness_track, shambler_track):
 def heuristic(ip, fp, st, view, legal, params, rng):
     """A sensible team plan: get away from the Great Old One, collect what revealed pages need,
     translate, banish threatening Shamblers, use town actions when they pay, then hunt
-    portals in phase two; spend Chaos for an extra action worth more than the Chaos kept (and
-    freely when the Chaos Track is full); never try a seal the dice cannot reach."""
+    portals in phase two, with the team stocking the Madness of the colours its members roll
+    seal dice for before the flip; spend Chaos for an extra action worth more than
+    the Chaos kept (and freely when the Chaos Track is full); never try a seal the dice
+    cannot reach."""
     kind = st[DECISION]
     c = st[S.S_CUR]
     o = S.char(c)
@@ -357,7 +421,7 @@ def heuristic(ip, fp, st, view, legal, params, rng):
     need = (0, 0, 0)
     if kind == S.D_ACTION or kind == S.D_COLLECT or kind == S.D_BANISH or kind == S.D_VENT or (
             kind == S.D_TRAVEL or kind == S.D_GATHER or kind == S.D_EXCHANGE):
-        need = needs(st, c)
+        need = needs(ip, st, c, params)
     if kind == S.D_ACTION:
         spending_chaos = st[S.S_ACTIONS_LEFT] <= 0
         best = S.A_END

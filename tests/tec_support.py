@@ -301,7 +301,7 @@ PINNED: dict[str, Any] = {
     **{f"great_old_one.nyarlathotep.{k}": v for k, v in _NYARLATHOTEP.items()},
     **{f"pages.{k}": v for k, v in _PAGES.items()},
     "necronomicon.rows": 5, "necronomicon.columns": 5, "necronomicon.chaos_per_line": 1,
-    "dice.faces": [0, 0, 1, 1, 2, 2], "translate_face_down": False, "move_exact": False,
+    "dice.faces": [0, 0, 1, 1, 2, 2], "translate_face_down": False, "move_distance": "up_to",
     "must_move_check": "turn_start",
 }
 

@@ -1186,13 +1186,14 @@ def tangle_pass(seed, start_t, aim_at, roller, players, fp):
     for k in range(players):
         start_k[k] = start_t[(roller + k) % players]
     order = np.zeros(MAX_SEATS, dtype=np.int64)
-    rank_seats(start_k, order, roller, players)
-    tangled = np.zeros(MAX_SEATS)
+    rank_at = np.zeros(MAX_SEATS, dtype=np.int64)
+    rank_seats(start_k, order, rank_at, roller, players)
+    tangled = np.zeros(MAX_SEATS, dtype=np.int64)
     tangle_t = np.zeros(MAX_SEATS)
     ev = np.zeros((16, EV_WIDTH), dtype=np.int64)
     evn = np.zeros(1, dtype=np.int64)
-    n, st = tangle_first_throws(rng_load(rng), start_t, start_k, order, aim_at, tangled,
-                                tangle_t, roller, players, fp, ev, evn)
+    n, st = tangle_first_throws(rng_load(rng), start_t, start_k, order, rank_at, aim_at,
+                                tangled, tangle_t, roller, players, fp, ev, evn)
     return n, start_t, order, tangle_t, ev[:evn[0]].copy()
 
 

@@ -108,10 +108,11 @@ def test_TEC_A_2_ability_costs_no_action():
 # ---- move (MV) -------------------------------------------------------------------------------
 def test_TEC_MV_1_move_either_way_by_fear():
     """TEC-MV-1: move either way round the town: 1, 2 or 3 Town cards for 0, 1 or 2 Fear
-    tentacles on the Fear Track ('up to'; exactly with move_exact)."""
+    tentacles on the Fear Track ('up to'; exactly with move_distance = "exact")."""
     for exact, want in ((False, ({1, 4}, {1, 2, 3, 4}, {1, 2, 3, 4})),
                         (True, ({1, 4}, {2, 3}, {2, 3}))):
-        tb = table({**NEUTRAL, "move_exact": exact}, chars=(0, 0), phase=2)
+        tb = table({**NEUTRAL, "move_distance": "exact" if exact else "up_to"}, chars=(0, 0),
+                   phase=2)
         for fear in (0, 1, 2):
             tb["char0.temp.fear"] = fear
             assert reachable(tb) == want[fear], (exact, fear)

@@ -26,7 +26,8 @@ GAMES = 2000
 SEED = 1
 # the heuristic as the callback engine played it (the improvements switched off)
 CALLBACK_HEURISTIC = {"strategy.chaos_threshold": 100.0, "strategy.chaos_full_factor": 1.0,
-                      "strategy.seal_reach": 0.0, "strategy.leftover_value": 0.0}
+                      "strategy.seal_reach": 0.0, "strategy.leftover_value": 0.0,
+                      "strategy.prepare_tokens": 0.0}
 CALLBACK_RULES = Path(__file__).parent / "data" / "tec-rules-callback-engine.toml"
 CALLBACK_FIELDS = S.RECORD_FIELDS + ("violations",)
 FROZEN = {  # (Great Old One, players, difficulty): the callback engine's records

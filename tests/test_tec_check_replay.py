@@ -112,7 +112,7 @@ def test_replay_command_defaults_and_round_trip():
     plain = GAME.configure(None, "heuristic")
     assert replay_command(plain, 1, 2) == (
         "cthulhu-sim trace tec --seed 1 --index 2 --strategy heuristic")
-    overrides = {"players": 1, "move_exact": True, "must_move_check": "after_spin",
+    overrides = {"players": 1, "move_distance": "exact", "must_move_check": "after_spin",
                  "characters": ["drifter", "medium"], "dice.faces": [0, 1, 1, 2, 2, 2],
                  "strategy.seal_here": 99.5, "strategy.banish_weight": 2}
     config = GAME.configure(overrides, "heuristic")

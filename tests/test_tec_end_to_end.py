@@ -144,7 +144,7 @@ def test_run_json_schema():
     lo, hi = out["ci95"]
     assert 0 <= lo <= out["win_rate"] <= hi <= 1
     assert "seat_win_rates" not in out and "seat_differences" not in out  # a team game
-    assert set(out["outcome_rates"]) == {"win", "strength", "madness", "cap"}
+    assert set(out["outcome_rates"]) == {"win", "strength", "madness", "cap", "shamblers"}
     assert out["outcome_rates"]["win"] == out["win_rate"]
     assert sum(out["outcome_rates"].values()) == pytest.approx(1.0)
     assert out["outcome_ci95"]["win"] == out["ci95"]

@@ -22,7 +22,7 @@ SETTINGS = [
     pytest.param({}, id="defaults"),
     pytest.param({"players": 4, "goo": "cthulhu", "difficulty": "madness",
                   "must_move_check": "after_spin"}, id="4p-cthulhu-madness"),
-    pytest.param({"players": 1, "goo": "yig", "difficulty": "hard", "move_exact": True},
+    pytest.param({"players": 1, "goo": "yig", "difficulty": "hard", "move_distance": "up_to"},
                  id="solo-yig-hard"),
 ]
 

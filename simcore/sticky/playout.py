@@ -109,35 +109,43 @@ def new_workspace(n_curses):
     cursed_now = np.zeros(MAX_SEATS, dtype=np.int64)
     aim_at = np.zeros(MAX_SEATS, dtype=np.int64)
     start_k = np.zeros(MAX_SEATS, dtype=np.float64)
-    tangled = np.zeros(MAX_SEATS, dtype=np.float64)  # the seats of this turn's tangles, in pairs
+    tangled = np.zeros(MAX_SEATS, dtype=np.int64)  # the seats of this turn's tangles, in pairs
     tangle_t = np.zeros(MAX_SEATS, dtype=np.float64)  # when this turn's tangles happened
     need_at = np.zeros(MAX_SEATS, dtype=np.float64)  # each seat's throw_need this turn
     raced_st = np.zeros((MAX_SEATS, 4), dtype=np.uint64)  # each seat's stream as its race began
     raced_n = np.zeros((MAX_SEATS, N_COUNTERS), dtype=np.int64)  # the counters it added
     scratch = np.zeros(N_COUNTERS, dtype=np.int64)
+    rank_at = np.zeros(MAX_SEATS, dtype=np.int64)  # rank_seats' counts
     return (px, py, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters,
             start_t, order, cursed_now, aim_at, start_k, tangled, tangle_t, raced_st, raced_n,
-            scratch, need_at)
+            scratch, need_at, rank_at)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def rank_seats(start_k, order, roller, players):
+def rank_seats(start_k, order, rank_at, roller, players):
     """Order the seats by first-throw time (``start_k`` by position from the roller), ties in
     order from the roller (a stable sort), by counting for each seat those that go before
-    it: no branch on the times."""
+    it: no branch on the times.  Each pair of positions is compared once (the later goes
+    after the earlier unless strictly sooner), the counts kept in ``rank_at``.  The times
+    were stored one by one just before: scalar loads, which the stores forward (at four
+    seats or fewer the inner loop is too short for the vector path, whose wider loads
+    would wait for those stores to retire)."""
     for k in range(players):
         tk = start_k[k]
         rank = 0
-        for k2 in range(players):
-            t2 = start_k[k2]
-            rank += (t2 < tk) | ((t2 == tk) & (k2 < k))
+        for k2 in range(k):
+            before = start_k[k2] <= tk
+            rank += before
+            rank_at[k2] += not before
+        rank_at[k] = rank
+    for k in range(players):
         s = roller + k
-        order[np.uint64(rank)] = s - players if s >= players else s
+        order[np.uint64(rank_at[k])] = s - players if s >= players else s
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def tangle_first_throws(st, start_t, start_k, order, aim_at, tangled, tangle_t, roller, players,
-                        fp, ev, evn):
+def tangle_first_throws(st, start_t, start_k, order, rank_at, aim_at, tangled, tangle_t, roller,
+                        players, fp, ev, evn):
     """STK-T-10: in order of time, each first throw may tangle with the one just before it:
     when both are at the same Creature, the later lands within ``turn.tangle_window_s`` of the
     earlier, and a draw falls below ``turn.tangle_p`` (one draw for every neighbouring pair,
@@ -168,21 +176,24 @@ def tangle_first_throws(st, start_t, start_k, order, aim_at, tangled, tangle_t, 
         for m in range(n):
             again = tangle_t[m] + cost
             for q in range(2):
-                s = np.int64(tangled[2 * m + q])
+                s = tangled[2 * m + q]
                 start_t[s] = again
                 k = s - roller
                 start_k[k + players if k < 0 else k] = again
-            log(ev, evn, EV_TANGLE, np.int64(tangled[2 * m]), np.int64(tangled[2 * m + 1]),
+            log(ev, evn, EV_TANGLE, tangled[2 * m], tangled[2 * m + 1],
                 int(tangle_t[m] * 1000.0), int(again * 1000.0), 0, 0, 0)
-        rank_seats(start_k, order, roller, players)
+        rank_seats(start_k, order, rank_at, roller, players)
     return n, st
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
-    """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout)."""
+    """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout).  Inlined in
+    ``play_rows`` alone (its one copy), so the workspace's arrays are not passed again for
+    every playout."""
     (px, py, tokens, curse_of, ignoring, deck, deck_state, view, legal, counters, start_t, order,
-     cursed_now, aim_at, start_k, tangled, tangle_t, raced_st, raced_n, scratch, need_at) = ws
+     cursed_now, aim_at, start_k, tangled, tangle_t, raced_st, raced_n, scratch, need_at,
+     rank_at) = ws
     for k in range(N_COUNTERS):
         counters[k] = 0
     players = ip[I_PLAYERS]
@@ -262,11 +273,11 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
             s += 1
             if s == players:
                 s = 0
-        rank_seats(start_k, order, roller, players)
+        rank_seats(start_k, order, rank_at, roller, players)
         n_tangles = 0
         if tangles_on:  # STK-T-10
-            n_tangles, st = tangle_first_throws(st, start_t, start_k, order, aim_at, tangled,
-                                                tangle_t, roller, players, fp, ev, evn)
+            n_tangles, st = tangle_first_throws(st, start_t, start_k, order, rank_at, aim_at,
+                                                tangled, tangle_t, roller, players, fp, ev, evn)
         best = INF
         winner = -1
         result = RACE_LOST
@@ -395,6 +406,19 @@ def unpack(ip, packed):
             packed[a:b].reshape((rows, CU_SIZE)), packed[b:c].reshape((players, rows + 1)))
 
 
+@njit(cache=True, _nrt=False)
+def play_rows(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, seed, first, out, row, rows,
+              ev, evn):
+    """Playouts ``first .. first + rows - 1`` of run ``seed`` into ``out[row ..]`` (with
+    ``ev``: the events of the last, for a trace), on one thread's arrays ``rng``, ``ws`` and
+    the record ``rec``."""
+    for k in range(rows):
+        rng_seed(rng, seed, first + k)
+        play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn)
+        for j in range(R_SIZE):
+            out[row + k, j] = rec[j]
+
+
 @njit(play_block_sig(DECIDE_VIEW), cache=True)
 def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
     """Playouts ``first .. first + rows - 1`` into ``out[row ..]``, with one thread's arrays
@@ -406,11 +430,8 @@ def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
     # a thread-local record, copied out: a view out[i] would share (and atomically
     # reference-count) the output array's header across threads
     rec = np.zeros(R_SIZE, dtype=np.int64)
-    for k in range(rows):
-        rng_seed(rng, seed, first + k)
-        play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, None, evn)
-        for j in range(R_SIZE):
-            out[row + k, j] = rec[j]
+    play_rows(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, seed, first, out, row, rows,
+              None, evn)
 
 
 @njit(types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1, _I2),
@@ -418,8 +439,9 @@ def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
 def trace_game(fp, ip, skill, curse, phit, decide, sp, seed, index, rec, ev):
     """Replay playout ``index`` of run ``seed`` with event logging; returns the event count."""
     rng = np.empty(RNG_WORDS, dtype=np.uint64)
-    rng_seed(rng, seed, index)
     ws = new_workspace(curse.shape[0])
     evn = np.zeros(1, dtype=np.int64)
-    play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn)
+    out = np.zeros((1, R_SIZE), dtype=np.int64)
+    play_rows(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, seed, index, out, 0, 1, ev,
+              evn)
     return evn[0]

@@ -166,7 +166,7 @@ def continue_move(ip, s, h, rng, ev, evn):
         S.log(ev, evn, S.EV_MOVE, c, frm, dest, 0, direction, 0, 0)
         frame_set(s, 2, frm)
         frame_set(s, 4, steps)
-        if L.flip_options(s, frm, direction, steps) != 0:
+        if L.flip_options(s, frm, direction, steps, ip) != 0:
             frame_set(s, 0, S.MS_FLIP)
             ask_cur(s, S.D_FLIP)
             return 1

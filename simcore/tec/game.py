@@ -11,7 +11,7 @@ import pandas as pd
 from simcore.engine import EV_WIDTH, StepGame
 from simcore.game import Config, GameKind, Mean, Share, Shortcut
 from simcore.kernels import new_rng
-from simcore.rules_data import RulesData
+from simcore.rules_data import RulesData, RulesError, parse_overrides
 from simcore.tec import state as S
 from simcore.tec.loader import TecParams, compile_params
 
@@ -43,6 +43,8 @@ class TinyEpicCthulhu(StepGame):
         "madness": "an investigator went mad (a Brain token reached the top of a Delirium "
                    "Track)",
         "cap": "turn cap reached: the game was stopped unfinished",
+        "shamblers": "every Shambler was on the Town cards (switch shambler_loss, a review's "
+                     "loss condition)",
     }
     value_labels = {  # as the rulebook writes them (each reads on its own in a list)
         "goo": {"nyarlathotep": "Nyarlathotep", "yog-sothoth": "Yog-Sothoth", "yig": "Yig",
@@ -57,6 +59,22 @@ class TinyEpicCthulhu(StepGame):
         """Turns in a round: one per character (two in solo, TEC-M-2)."""
         return int(config.params.ip[S.I_CHARS])
 
+    def configure(self, overrides: Any = None, strategy: str | None = None,
+                  rules_path: str | Path | None = None) -> Config:
+        """As every game's, and the switch ``move_exact`` (replaced by ``move_distance``) still
+        works as an override: true is "exact", false "up_to"."""
+        flat = parse_overrides(overrides)
+        if "move_exact" in flat:
+            old = flat.pop("move_exact")
+            if isinstance(old, str) and old.lower() in ("true", "false"):
+                old = old.lower() == "true"
+            if not isinstance(old, bool) or "move_distance" in flat:
+                raise RulesError(f"override: key 'move_exact': {old!r}: the switch is now "
+                                 "move_distance = \"exact\" or \"up_to\" (move_exact=true "
+                                 "or false is still read, alone)")
+            flat["move_distance"] = "exact" if old else "up_to"
+        return super().configure(flat, strategy, rules_path)
+
     def compile_params(self, rules: RulesData) -> TecParams:
         return compile_params(rules)
 
@@ -70,7 +88,8 @@ class TinyEpicCthulhu(StepGame):
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
         reached = (df["phase2_turn"] >= 0).to_numpy()
-        lost = df["outcome"][df["outcome"].isin([S.O_STRENGTH, S.O_MADNESS])].to_numpy()
+        lost = df["outcome"][df["outcome"].isin([S.O_STRENGTH, S.O_MADNESS, S.O_SHAMBLERS])
+                          ].to_numpy()
         return {
             "phase_two_rate": Share(int(reached.sum()), len(df)),
             "phase_two_turn_mean": Mean(df["phase2_turn"].to_numpy()[reached]),
@@ -82,7 +101,7 @@ class TinyEpicCthulhu(StepGame):
             # the share of the lost games lost each way
             "loss_causes": {name: Share(int((lost == i).sum()), len(lost))
                             for i, name in enumerate(S.OUTCOMES)
-                            if i in (S.O_STRENGTH, S.O_MADNESS)},
+                            if i in (S.O_STRENGTH, S.O_MADNESS, S.O_SHAMBLERS)},
             "chaos_actions_mean": Mean(df["chaos_actions"].to_numpy()),
             "seal_attempts_mean": Mean(df["seal_attempts"].to_numpy()),
             "games_counted": int(max(len(df), 1)),

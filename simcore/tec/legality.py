@@ -78,7 +78,8 @@ def path_ok(s, frm, steps, direction):
 @njit(cache=True, _nrt=False, inline="always")
 def direction_ok(s, c, dest, direction, ip):
     """True when character c may move to ``dest`` going ``direction`` (+1 clockwise, -1):
-    within its range (exactly, with ``move_exact``) and not through the Great Old One."""
+    within its range (exactly, with ``move_distance = "exact"``) and not through the Great Old
+    One."""
     frm = s[S.char(c) + S.P_TOWN]
     if dest == frm:
         return False
@@ -114,11 +115,12 @@ def reachable_towns(s, c, ip, mask):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def flip_options(s, frm, direction, steps):
+def flip_options(s, frm, direction, steps, ip):
     """TEC-MV-4: the face-down Page cards a move passed or stopped beside (bits by town), and
-    NO_FLIP; 0 when there is none to flip."""
+    NO_FLIP; 0 when there is none to flip.  With ``page_flip = "stopped"`` (the publisher's
+    rules site) only the card where the move stops."""
     bits = 0
-    for k in range(1, steps + 1):
+    for k in range(1 + (steps - 1) * ip[S.I_FLIP_AT_STOP], steps + 1):
         t = ring(frm + direction * k)
         if s[S.town(t) + S.T_PAGE_STATE] == 0:
             bits |= 1 << t
@@ -306,7 +308,12 @@ def legal_actions(s, ip, mask):
             return n + 1
         spare -= 1
     n += reachable_towns(s, c, ip, mask)
-    if s[S.S_MUST_MOVE] == 1:  # TEC-MV-3: the first action must move away
+    # TEC-MV-3: the first action must move away (forced_move_when = "first"), or, with
+    # "any_action", any action before the turn ends, so only a move once it is the last
+    # action the player can still take (no action but this one and no Chaos left after it)
+    last = (s[S.S_ACTIONS_LEFT] - 1 + s[o + S.P_CHAOS] if s[S.S_ACTIONS_LEFT] > 0
+            else s[o + S.P_CHAOS] - 1) <= 0
+    if s[S.S_MUST_MOVE] == 1 and (ip[S.I_FORCED_MOVE_ANY] == 0 or last):
         if n == 0:  # cannot happen on a ring of five, but never leave a turn stuck
             mask[S.A_END] = 1
             return 1
@@ -340,5 +347,7 @@ def legal_actions(s, ip, mask):
                 if holds and seal_dice(s, c, colour, ip) > 0:
                     mask[S.A_SEAL + q] = 1
                     n += 1
+    if s[S.S_MUST_MOVE] == 1:  # (any_action) the move away is still owed: no ending yet
+        return n
     mask[S.A_END] = 1
     return n + 1

@@ -289,7 +289,13 @@ def compile_params(rules: RulesData) -> TecParams:
                          f"components.chaos is {ip[S.I_CHAOS]}")
 
     ip[S.I_TRANSLATE_DOWN] = 1 if rules["translate_face_down"] else 0
-    ip[S.I_MOVE_EXACT] = 1 if rules["move_exact"] else 0
+    ip[S.I_MOVE_EXACT] = 1 if rules["move_distance"] == "exact" else 0
+    ip[S.I_FLIP_AT_STOP] = 1 if rules["page_flip"] == "stopped" else 0
+    ip[S.I_FORCED_MOVE_P2] = 1 if rules["forced_move_phases"] == "both" else 0
+    ip[S.I_FORCED_MOVE_ANY] = 1 if rules["forced_move_when"] == "any_action" else 0
+    ip[S.I_SETUP_TENTACLES_FIRST] = 1 if rules["setup_order"] == "tentacles_first" else 0
+    ip[S.I_SHAMBLER_LOSS] = 1 if rules["shambler_loss"] else 0
+    ip[S.I_SETUP_GOO_PAGE] = 1 if rules["setup_goo_page"] == "flipped" else 0
     ip[S.I_MUST_MOVE_AFTER_SPIN] = 1 if rules["must_move_check"] == "after_spin" else 0
     ip[S.I_P2_ENERGY_TO_BAG] = 1 if rules["phase_two_energy"] == "bag" else 0
     ip[S.I_MAX_TURNS] = rules["max_turns"]

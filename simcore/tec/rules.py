@@ -51,7 +51,7 @@ from simcore.engine import (
     frame_proc,
     frame_push,
     frame_set,
-    observe_nothing,
+    observe_inline_nothing,
 )
 from simcore.kernels import shuffle
 from simcore.tec import actions as AC
@@ -103,8 +103,7 @@ def push_turn(s):
     c = s[S.S_CUR]
     frame_push(s, S.PR_TURN)
     frame_set(s, 0, S.TS_SPIN)
-    frame_set(s, 1, 1 if s[S.S_PHASE] == 1 and s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN]
-              else 0)
+    frame_set(s, 1, 1 if s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN] else 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -112,7 +111,9 @@ def start_actions(ip, s):
     """TEC-A-1: three actions; TEC-MV-3 (reading in NOTES.md): the Great Old One must still
     be on the character's card when the actions begin for the first one to be a move away."""
     c = s[S.S_CUR]
-    still = s[S.S_PHASE] == 1 and s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN]
+    # forced_move_phases: phase one only (default), or both phases
+    still = ((s[S.S_PHASE] == 1 or ip[S.I_FORCED_MOVE_P2] == 1)
+             and s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN])
     if ip[S.I_MUST_MOVE_AFTER_SPIN] == 1:
         s[S.S_MUST_MOVE] = 1 if still else 0
     else:
@@ -219,7 +220,7 @@ def resume(ip, s, h, rng, ev, evn):
             ask(s, 0, S.D_TOWN_SIDE)
             return 1
         frame_pop(s)
-        SU.setup_spins(ip, s, rng, ev, evn)
+        SU.setup_spins(ip, s, h, rng, ev, evn)
         return 0
     frame_pop(s)  # (no procedure leaves another kind of frame to resume)
     return 0
@@ -325,7 +326,7 @@ def legal_mask(ip, s, mask):
     c = s[S.S_CUR]
     bits = 0
     if d == S.D_FLIP:
-        bits = L.flip_options(s, frame_get(s, 2), frame_get(s, 3), frame_get(s, 4))
+        bits = L.flip_options(s, frame_get(s, 2), frame_get(s, 3), frame_get(s, 4), ip)
     elif d == S.D_REROLL:
         bits = L.reroll_options(s[S.S_NDICE], s[S.S_REROLLS])
     elif d == S.D_BANISH:
@@ -444,11 +445,29 @@ def evaluate(ip, fp, s, out):
         out[k] = v
 
 
-@njit(PLAY_SIG, cache=True)
+@njit(cache=True, _nrt=False, inline="always")
+def legal_inline(ip, fp, s, h, mask):
+    """``legal`` with the contract's arguments, inlined into ``play_one``."""
+    return legal_mask(ip, s, mask)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def step_inline(ip, fp, s, h, rng, action, ev, evn):
+    """``step`` with the contract's arguments, inlined into ``play_one``."""
+    step_to_next(ip, s, h, rng, action, ev, evn)
+
+
+@njit(PLAY_SIG, cache=True, _nrt=False)
 def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view,
              mask, rng, srng, qrng, wi, wf, rec, ev, evn):
-    """The engine's driver compiled for this game (its calls to ``legal`` and ``step`` direct,
-    not through function values): the same games as through the ``GAME`` tuple, faster."""
-    drive(init, legal, step, observe_nothing, record, check, g, ip, fp, pol, sps, seat_pol,
-          search, rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng, qrng, wi, wf, rec,
-          ev, evn)
+    """The engine's driver compiled for this game: the same games as through the ``GAME``
+    tuple, faster.  ``legal``, ``step`` and ``observe`` are handed to ``drive`` as functions
+    numba inlines (``legal_inline``, ``step_inline``, ``engine.observe_inline_nothing``), so the
+    driver's loop and the rules are one compiled function: no call per decision passing every
+    array field by field, and no ``observe`` call at all (the players share everything).
+    Compiled without reference counting, as the rules are (nothing here allocates): with it,
+    numba counts references to the array views the driver takes (the strategies' parameter
+    rows) with atomic operations.  Measured in NOTES.md, "The step engine"."""
+    drive(init, legal_inline, step_inline, observe_inline_nothing, record, check, g, ip, fp,
+          pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng,
+          qrng, wi, wf, rec, ev, evn)

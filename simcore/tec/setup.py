@@ -57,7 +57,7 @@ def setup_begin(ip, s, h, rng, ev, evn):
     setup_pieces(ip, s, h, rng)
     if mode == SIDES_BY_STRATEGY:
         return 1
-    setup_spins(ip, s, rng, ev, evn)
+    setup_spins(ip, s, h, rng, ev, evn)
     return 0
 
 
@@ -123,17 +123,20 @@ def setup_pieces(ip, s, h, rng):
     # TEC-S-5: Shamblers on their mat
     for c in range(S.N_COLOURS):
         s[S.S_SMAT_SH + c] = ip[S.I_SHAMBLERS]
-    # TEC-S-9..11: tentacles (before the spins, so a Shambler Track accursed during setup
-    # finds its Eldritch tentacle in place)
+    # TEC-S-9..11: tentacles.  The rulebook puts them out (step 11) after the spins (step
+    # 10); only the Town cards' Eldritch can meet a spin (a Shambler Track accursed during
+    # setup, TEC-ACC-3), so they alone wait in the general supply until ``setup_spins`` is done
+    # (switch setup_order; "tentacles_first" puts them out here, as the simulator once did)
     for c in range(S.N_COLOURS):
         s[S.S_BAG + c] = ip[S.I_BAG_MADNESS]
         s[S.S_SMAT_MAD + c] = ip[S.I_SMAT_MADNESS]
         s[S.S_DISC_MAD + c] = ip[S.I_DISC_MADNESS]
     s[S.S_BAG + S.K_ELDRITCH] = ip[S.I_BAG_ELDRITCH]
-    for t in range(S.N_TOWNS):
-        s[S.town(t) + S.T_ELDRITCH] = ip[S.I_TOWN_ELDRITCH]
-    s[S.S_SUP_ELDRITCH] = (ip[S.I_ELDRITCH] - ip[S.I_BAG_ELDRITCH]
-                           - S.N_TOWNS * ip[S.I_TOWN_ELDRITCH])
+    s[S.S_SUP_ELDRITCH] = ip[S.I_ELDRITCH] - ip[S.I_BAG_ELDRITCH]
+    if ip[S.I_SETUP_TENTACLES_FIRST] == 1:  # setup_order = "tentacles_first": the old order
+        for t in range(S.N_TOWNS):
+            s[S.town(t) + S.T_ELDRITCH] = ip[S.I_TOWN_ELDRITCH]
+        s[S.S_SUP_ELDRITCH] -= S.N_TOWNS * ip[S.I_TOWN_ELDRITCH]
     lines = ip[S.I_LINE_CHAOS]
     for r in range(ip[S.I_ROWS]):
         s[S.S_NECRO_ROW_CHAOS + r] = lines
@@ -143,8 +146,13 @@ def setup_pieces(ip, s, h, rng):
 
 
 @njit(cache=True, _nrt=False)
-def setup_spins(ip, s, rng, ev, evn):
-    """TEC-S-6..8: spins place the Great Old One, a Shambler per player, then the players."""
+def setup_spins(ip, s, h, rng, ev, evn):
+    """TEC-S-6..8: spins place the Great Old One, a Shambler per player, then the players;
+    then (TEC-S-11, the rulebook's step 11 after its step 10) an Eldritch tentacle goes on
+    each Town card that has none (a Town whose Shambler Track was accursed by a setup spin
+    already took a fresh one from the supply, TEC-ACC-3).  With ``setup_goo_page =
+    "flipped"`` (a review's reading) the Page card at the Great Old One's Town is then
+    revealed."""
     n_chars = ip[S.I_CHARS]
     W.spin_wheel(s, rng, ip, ev, evn)
     s[S.S_GOO_TOWN] = s[S.S_SPIN_TOWN]
@@ -157,3 +165,12 @@ def setup_spins(ip, s, rng, ev, evn):
         W.spin_wheel(s, rng, ip, ev, evn)
         s[S.char(c) + S.P_TOWN] = s[S.S_SPIN_TOWN]
         S.log(ev, evn, S.EV_SETUP_PLAYER, c, s[S.S_SPIN_TOWN], 0, 0, 0, 0, 0)
+    for t in range(S.N_TOWNS):
+        need = ip[S.I_TOWN_ELDRITCH] - s[S.town(t) + S.T_ELDRITCH]
+        if need > 0:
+            s[S.town(t) + S.T_ELDRITCH] += need
+            s[S.S_SUP_ELDRITCH] -= need
+    if ip[S.I_SETUP_GOO_PAGE] == 1:
+        PG.flip_page(s, h, s[S.S_GOO_TOWN], ip, ev, evn)
+        s[S.S_CNT_FLIPS] -= 1  # a setup step, not a flip by a move (the record counts those)
+    s[S.S_SHAMBLER_LOSS] = ip[S.I_SHAMBLER_LOSS]  # the loss counts from the first turn

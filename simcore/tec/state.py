@@ -107,7 +107,13 @@ I_ROWS = PARAMS.field("necronomicon_rows")
 I_COLS = PARAMS.field("necronomicon_cols")
 I_LINE_CHAOS = PARAMS.field("chaos_per_line")
 I_TRANSLATE_DOWN = PARAMS.field("translate_face_down")
-I_MOVE_EXACT = PARAMS.field("move_exact")
+I_MOVE_EXACT = PARAMS.field("move_exact")  # move_distance: 1 exact (the text), 0 up to
+I_FLIP_AT_STOP = PARAMS.field("flip_at_stop")  # page_flip: 1 only where the move stops
+I_FORCED_MOVE_P2 = PARAMS.field("forced_move_phase_two")  # forced_move_phases: 1 both phases
+I_SETUP_GOO_PAGE = PARAMS.field("setup_goo_page")  # 1: the Great Old One's Page card flipped
+I_FORCED_MOVE_ANY = PARAMS.field("forced_move_any_action")  # forced_move_when: any_action
+I_SETUP_TENTACLES_FIRST = PARAMS.field("setup_tentacles_first")  # setup_order
+I_SHAMBLER_LOSS = PARAMS.field("shambler_loss")  # 1: all Shamblers in the towns loses
 I_MUST_MOVE_AFTER_SPIN = PARAMS.field("must_move_after_spin")  # TEC-MV-3 reading
 I_P2_ENERGY_TO_BAG = PARAMS.field("phase_two_energy_to_bag")  # TEC-TR-6 reading
 I_MAX_TURNS = PARAMS.field("max_turns")
@@ -215,6 +221,7 @@ S_CNT_POWERS = STATE.field("cnt_powers")
 S_CNT_ACTIONS = STATE.field("cnt_actions")
 S_CNT_FLIPS = STATE.field("cnt_flips")
 S_MAX_BRAIN = STATE.field("max_brain")
+S_SHAMBLER_LOSS = STATE.field("shambler_loss")  # 1: all Shamblers in the towns loses (switch)
 S_SIZE = STATE.size
 
 ACC_TOWN_MADNESS = 0
@@ -343,8 +350,8 @@ TS_SPIN, TS_POINTER, TS_ACTIONS = range(3)  # PR_TURN stages
 MS_START, MS_DIRECTION, MS_GO, MS_FLIP, MS_DRAW = range(5)  # PR_MOVE stages
 
 # ---- outcomes and the record ---------------------------------------------------------------
-OUTCOMES = ("win", "strength", "madness", "cap")
-O_WIN, O_STRENGTH, O_MADNESS, O_CAP = range(4)
+OUTCOMES = ("win", "strength", "madness", "cap", "shamblers")
+O_WIN, O_STRENGTH, O_MADNESS, O_CAP, O_SHAMBLERS = range(5)  # shamblers: switch shambler_loss
 O_PLAYING = -1  # the engine's PLAYING
 
 # the game's own fields (the engine appends decisions, searches, illegal_answers, violations)

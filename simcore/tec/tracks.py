@@ -139,6 +139,11 @@ def place_shambler(s, t, colour, ev, evn):
     if S.shamblers_at(s, t) < s[o + S.T_SH_LEN]:
         s[o + S.T_SH + c] += 1
         S.log(ev, evn, S.EV_SPAWN, t, c, S.shamblers_at(s, t), 0, 0, 0, 0)
+        # TEC-E-2 (switch shambler_loss, a review's reading): the last Shambler leaving the
+        # mat for a Town card loses
+        if s[S.S_SHAMBLER_LOSS] == 1 and (s[S.S_SMAT_SH] + s[S.S_SMAT_SH + 1]
+                                          + s[S.S_SMAT_SH + 2]) == 0:
+            s[OUTCOME] = S.O_SHAMBLERS
         return c
     s[S.S_CNT_ACC + S.ACC_TOWN_SHAMBLER] += 1
     S.log(ev, evn, S.EV_ACCURSED, S.ACC_TOWN_SHAMBLER, t, c, S.shamblers_at(s, t) + 1, 0, 0, 0)
