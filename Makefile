@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean playthroughs
+.PHONY: run test lint bench clean playthroughs calibrate tec-reports
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,6 +23,16 @@ test: $(STAMP) lint
 
 playthroughs: $(STAMP)  # regenerate tests/playthroughs/ after an intended change of play
 	$(BIN)/python -m tests.playthroughs
+
+calibrate: $(STAMP)  # the Tiny Epic Cthulhu calibration sweep and its order check (simcore/tec/NOTES.md)
+	$(BIN)/cthulhu-sim sweep experiments/specs/tec-calibration.toml --out reports/tec-calibration --overwrite -q
+	$(BIN)/cthulhu-sim order reports/tec-calibration --order goo=nyarlathotep,yog-sothoth,yig,cthulhu --order difficulty=normal,hard,madness
+
+tec-reports: $(STAMP)  # the Tiny Epic Cthulhu balance-tool reports of the README's worked example
+	$(BIN)/cthulhu-sim sensitivity tec --goo cthulhu --difficulty hard --games 20000 --seed 1 --out reports/tec-sensitivity-cthulhu-hard --overwrite -q
+	$(BIN)/cthulhu-sim tune tec --goo cthulhu --difficulty hard --target 0.5 --vary setup.bag_eldritch --seed 1 --out reports/tec-tune-eldritch-cthulhu-hard --overwrite -q
+	$(BIN)/cthulhu-sim tune tec --goo cthulhu --difficulty hard --target 0.5 --vary great_old_one.cthulhu.energy_2 --seed 1 --out reports/tec-tune-energy-cthulhu-hard --overwrite -q
+	$(BIN)/cthulhu-sim tune tec --goo cthulhu --target normal=0.3,hard=0.2,madness=0.1 --vary setup.extra_eldritch --seed 1 --out reports/tec-tune-ladder-cthulhu --overwrite -q
 
 bench: $(STAMP)
 	$(BIN)/cthulhu-sim bench

@@ -1204,6 +1204,49 @@ def diff(
     typer.echo(json_text(d) if json_out else format_diff(d))
 
 
+@app.command()
+def order(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A sweep's output folder.")],
+    claims: Annotated[list[str], typer.Option("--order", metavar="AXIS=V1,V2,...",
+        help="A claimed order: the rate falls from V1 to V2 ... (values of the sweep's AXIS, "
+             "highest first); repeat for several.")],
+    metric: Annotated[str, typer.Option("--metric", metavar="METRIC",
+        help="win (a cooperative game's team win rate), seatK or outcome:NAME.")] = "win",
+    columns: Annotated[str | None, typer.Option("--columns", metavar="AXIS",
+        help="The axis across the table of every cell (default: the last).")] = None,
+    json_out: JsonOpt = False,
+) -> None:
+    """Check a sweep against claimed orders (the rate falls along an axis's values, with the
+    95% intervals of neighbours apart, in every combination of the other axes): every cell,
+    every verdict; exit 1 when a claim fails."""
+    from experiments import order as od
+    from experiments.sweep import load_sweep
+
+    try:
+        result = load_sweep(folder)
+    except (FileNotFoundError, OutDirError) as exc:
+        fail(str(exc))
+    try:
+        parsed = [od.parse_claim(c, result.axes) for c in claims]
+        check = od.check_orders(result.results, result.axes, parsed, metric)
+        table = od.cell_table(result.results, result.axes, metric, columns)
+    except od.OrderError as exc:
+        fail(str(exc))
+    if json_out:
+        typer.echo(json_text(od.check_json(check)))
+    else:
+        m = result.manifest
+        games = sorted({int(g) for g in result.results["games"]})
+        games_text = ", ".join(f"{g:,}" for g in games)
+        typer.echo(f"{m.get('game_title', m['game'])}: {folder} (strategy "
+                   f"{m.get('strategy', '?')}, seed {m.get('seed', '?')}, {games_text} games a "
+                   f"cell); {od.METRIC_WORDS.get(metric, metric)} in percent [95% interval]\n")
+        typer.echo(table + "\n")
+        typer.echo(od.format_check(check))
+    if not check.holds:
+        raise typer.Exit(1)
+
+
 TEC_SPEC = "tec-balance.toml"
 TEC_OUT = "reports/tec-balance"
 
