@@ -54,6 +54,11 @@ HEURISTIC_PARAMS = {
     "stock_team": Param(0.0, 0.0, 1.0,
                         "1: a sealer wants more than one Madness of a colour only while the "
                         "team's other sealers of it hold fewer than its open portals"),
+    "stock_players": Param(1.0, 1.0, 4.0,
+                           "the stock is kept only by teams of at least this many characters"),
+    "stock_room": Param(2.0, 0.0, 10.0,
+                        "a character stocks only while more than this many further accursed "
+                        "Temperament Tracks would leave it sane (its Delirium Track's room)"),
 }
 _P = param_offsets(HEURISTIC_PARAMS)
 TRANSLATE_HERE = _P["translate_here"]
@@ -69,6 +74,8 @@ PREPARE_TOKENS = _P["prepare_tokens"]
 PREPARE_SLACK = _P["prepare_slack"]
 SEAL_STOCK = _P["seal_stock"]
 STOCK_TEAM = _P["stock_team"]
+STOCK_PLAYERS = _P["stock_players"]
+STOCK_ROOM = _P["stock_room"]
 
 STOP = 3
 
@@ -173,7 +180,9 @@ def needs(ip, st, c, params):
         n0 = st[S.town(t) + S.T_PCOST]
         n1 = st[S.town(t) + S.T_PCOST + 1]
         n2 = st[S.town(t) + S.T_PCOST + 2]
-    if st[S.S_PAGE_PILE] <= params[PREPARE_TOKENS]:
+    room = st[o + S.P_DEL_LEN] - 1 - st[o + S.P_BRAIN]  # accursed tracks it survives
+    if (st[S.S_PAGE_PILE] <= params[PREPARE_TOKENS] and st[S.S_NCHARS] >= params[STOCK_PLAYERS]
+            and room > params[STOCK_ROOM]):
         n0 = max(n0, seal_want(ip, st, c, 0, params))
         n1 = max(n1, seal_want(ip, st, c, 1, params))
         n2 = max(n2, seal_want(ip, st, c, 2, params))

@@ -125,3 +125,25 @@ def test_TEC_CO_1_a_collect_takes_what_the_team_plan_asks(slack, want):
     got = H.heuristic(tb.ip, np.zeros(1), st, np.zeros(1, dtype=np.int64), mask,
                       values(prepare_slack=slack), new_rng(1))
     assert int(got) == want
+
+
+def test_TEC_DEL_3_a_character_near_madness_stocks_nothing():
+    """TEC-DEL-3 (mad on the Delirium Track's top space): with ``stock_room`` 2 a character
+    stocks only while more than two further accursed Temperament Tracks would leave it sane;
+    stocked Madness fills the tracks that a forced draw accurses."""
+    tb = team_table()
+    ip, st = tb.ip, tb.st
+    length = tb["char0.del_len"]
+    tb["char0.brain"] = length - 4  # three more accursed tracks leave it sane
+    assert H.needs(ip, st, 0, values(**TEAM, stock_room=2)) == (0, 1, 0)
+    tb["char0.brain"] = length - 3  # two more
+    assert H.needs(ip, st, 0, values(**TEAM, stock_room=2)) == (0, 0, 0)
+    assert H.needs(ip, st, 0, values(**TEAM, stock_room=1)) == (0, 1, 0)
+
+
+def test_TEC_SE_2_small_teams_may_leave_the_stock_out():
+    """``stock_players``: the stock is kept only by teams of at least that many characters."""
+    tb = team_table()
+    ip, st = tb.ip, tb.st
+    assert H.needs(ip, st, 0, values(**TEAM, stock_players=2)) == (0, 1, 0)
+    assert H.needs(ip, st, 0, values(**TEAM, stock_players=3)) == (0, 0, 0)
