@@ -692,6 +692,18 @@ def _cross(search: _Search, a: int, b: int) -> list[int]:
                       for j, (_, e) in search.measured.items())
         far_side = "above" if sa > 0 else "below"
         best = near[0][2]
+        turned = [j[0] for j, (_, e) in search.measured.items()
+                  if (e.value - lv.target) * sa <= 0]  # inside the range, on or past it
+        if scanned and turned:  # both ends on one side, but the metric turns back between
+            lv.out_of_reach = False
+            lv.method = "bisection, then every value (the metric is not monotone)"
+            lv.notes.append(
+                f"{met.label} is {far_side} the target at both ends of {k.name}'s range "
+                f"({search.value(k, a):g}: {met.fmt(ea.value)}, {search.value(k, b):g}: "
+                f"{met.fmt(eb.value)}) but reaches it between ("
+                + ", ".join(f"{search.value(k, j):g}" for j in sorted(turned))
+                + "): the metric turns back inside the range")
+            return [x[2] for x in near[:2]]
         lv.notes.append(
             f"out of reach: {met.label} is {far_side} the target at both ends of {k.name}'s "
             f"range ({search.value(k, a):g}: {met.fmt(ea.value)}, {search.value(k, b):g}: "

@@ -101,6 +101,27 @@ def test_a_target_beyond_the_range_says_so_and_how_close():
     assert r.summary()["out_of_reach"] is True
 
 
+def test_a_target_missed_at_both_ends_but_reached_between_is_not_out_of_reach(monkeypatch):
+    """Both ends of the range below the target, the middle above it (a hump): the scan of a
+    short range finds the values that reach it, and the answer says the metric turns back
+    instead of calling the target out of reach."""
+    from simcore.registry import get_game
+
+    coin = get_game("coin")
+
+    def humped(self, rules):  # 40% at bias 20 and 80, 55% at 50
+        b = rules["bias"]
+        return ((30 + 0.5 * min(b, 100 - b)) / 100.0, float(rules["spread"]))
+
+    monkeypatch.setattr(type(coin), "compile_params", humped)
+    r = run_tune("coin", target="0.5", vary=["bias"], bounds=["bias=20:80"])
+    lv = r.levels[0]
+    assert not lv.out_of_reach
+    assert lv.best["bias"] in (38, 39, 40, 41, 42, 58, 59, 60, 61, 62), lv.best
+    assert any("reaches it between" in n and "turns back" in n for n in lv.notes), lv.notes
+    assert not any("out of reach" in n for n in lv.notes)
+
+
 def test_same_seed_same_search():
     a = run_tune("coin", target="0.42", vary=["bias"], seed=7).summary()
     b = run_tune("coin", target="0.42", vary=["bias"], seed=7).summary()
