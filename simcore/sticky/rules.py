@@ -620,7 +620,7 @@ def landing_need(gap2, inv_two_var):
 def throw_need(gap2, seat, cursed, skill, curse):
     """``landing_need`` for ``seat``'s throws this turn (its aim, widened by the Curse it
     respects, if any)."""
-    inv = skill[seat, SK_INV_TWO_VAR]
+    inv = skill[np.uint64(seat), SK_INV_TWO_VAR]
     if cursed != NO_CURSE:
         inv *= curse[cursed, CU_INV_AIM2]
     return landing_need(gap2, inv)
@@ -717,8 +717,9 @@ def first_throw_time_v(st, seat, is_roller, cursed, skill, curse, fp):
     if cursed != NO_CURSE:
         tf = curse[cursed, CU_TIME]
         t = curse[cursed, CU_DELAY]
-    sk_min = skill[seat, SK_REACT_MIN]
-    tail, st = exponential_zig_v(st, max(skill[seat, SK_REACT_MEAN] - sk_min, 0.0))
+    sk = np.uint64(seat)  # (unsigned: no wraparound test on the loads)
+    sk_min = skill[sk, SK_REACT_MIN]
+    tail, st = exponential_zig_v(st, max(skill[sk, SK_REACT_MEAN] - sk_min, 0.0))
     t += tf * (sk_min + tail)
     if is_roller:
         t = max(t - fp[F_ROLLER_ADV], 0.0)
@@ -769,15 +770,16 @@ def race_v(
         tf = curse[cursed, CU_TIME]
         af = curse[cursed, CU_AIM]
         extra = curse[cursed, CU_EXTRA] > 0.5
-    aim_sd = skill[seat, SK_AIM] * af
-    rethrow = skill[seat, SK_RETHROW] * tf
+    sk = np.uint64(seat)  # (unsigned: no wraparound test on the loads)
+    aim_sd = skill[sk, SK_AIM] * af
+    rethrow = skill[sk, SK_RETHROW] * tf
     rethrow_lo = fp[F_RETHROW_LO]
     rethrow_span = fp[F_RETHROW_SPAN]
     reach = fp[F_REACH] + fp[F_TOKEN_R]
     reach2 = reach * reach
     two_var = max(2.0 * aim_sd * aim_sd, 1e-300)
-    p_hit = phit[seat, 1 + cursed]
-    notice = skill[seat, SK_NOTICE]
+    p_hit = phit[sk, np.uint64(1 + cursed)]
+    notice = skill[sk, SK_NOTICE]
     n_inv = ip[I_INVESTIGATORS]
     inv_bits = low_bits(n_inv)
     general = extra or any_kind >= 0
@@ -863,7 +865,7 @@ def race_v(
                     v, st = rng_uniform_v(st)
                     t += rethrow * (rethrow_lo + rethrow_span * v)
                     continue
-        t += skill[seat, SK_DETACH] * tf
+        t += skill[sk, SK_DETACH] * tf
         if t > best:
             return INF, RACE_LOST, -1, st
         clean = (aboard & inv_bits) == 0
