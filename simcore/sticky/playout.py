@@ -177,7 +177,7 @@ def tangle_first_throws(st, start_t, start_k, order, rank_at, aim_at, tangled, t
             again = tangle_t[m] + cost
             for q in range(2):
                 s = tangled[2 * m + q]
-                start_t[s] = again
+                start_t[np.uint64(s)] = again
                 k = s - roller
                 start_k[k + players if k < 0 else k] = again
             log(ev, evn, EV_TANGLE, tangled[2 * m], tangled[2 * m + 1],
@@ -360,9 +360,10 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         if winner == roller:
             rec[R_ROLLER_WINS] += 1
         if result == RACE_SCORED:  # STK-T-5
-            tokens[winner] += 1
-            log(ev, evn, EV_TOKEN, winner, tokens[winner], 0, 0, 0, 0, 0)
-            if tokens[winner] >= ip[I_TO_WIN]:  # STK-E-1
+            wu = np.uint64(winner)
+            tokens[wu] += 1
+            log(ev, evn, EV_TOKEN, winner, tokens[wu], 0, 0, 0, 0, 0)
+            if tokens[wu] >= ip[I_TO_WIN]:  # STK-E-1
                 outcome = O_WIN
                 rec[R_WINNER] = winner
                 log(ev, evn, EV_WIN, winner, turn + 1, 0, 0, 0, 0, 0)

@@ -192,8 +192,9 @@ def place_token_v(st, px, py, idx, fp, ip):
     where it is dropped, maybe touching another token, unless ``table.put_back_clear``: then
     the spot is drawn again while it touches a token (after ``placement_tries`` failures the
     last one tried is used)."""
-    px[idx] = OFF  # lifted off the table while a spot is sought
-    py[idx] = OFF
+    iu = np.uint64(idx)  # (unsigned: no wraparound test)
+    px[iu] = OFF  # lifted off the table while a spot is sought
+    py[iu] = OFF
     width = fp[F_WIDTH]
     # with overlaps allowed, the first spot drawn is kept: a spot is checked against no token
     n_check = n_tokens(ip) if ip[I_PUT_BACK_CLEAR] == 1 else 0
@@ -202,8 +203,8 @@ def place_token_v(st, px, py, idx, fp, ip):
                              fp, ip, fp[F_CENTRE_Y0], fp[F_CENTRE_Y1])
     else:
         x, y, st = free_spot(st, px, py, n_check, OFF, OFF, 0.0, width, fp, ip)
-    px[idx] = x
-    py[idx] = y
+    px[iu] = x
+    py[iu] = y
     return st
 
 
@@ -330,7 +331,8 @@ def investigator_d2(px, py, target, ip):
     n_inv = ip[I_INVESTIGATORS]
     if n_inv == 0:
         return INF
-    return nearest_d2(px, py, n_inv, px[target], py[target])
+    tu = np.uint64(target)  # (unsigned: no wraparound test)
+    return nearest_d2(px, py, n_inv, px[tu], py[tu])
 
 
 @njit(cache=True, _nrt=False)
@@ -799,7 +801,8 @@ def race_v(
         got = aim if u < p_hit else -1
         new = np.uint64(0)
         if (1.0 - u) * need <= NEED_SLACK:  # it may matter where it lands: what stuck?
-            m, _lx, _ly, st = landing_stuck(st, px, py, n_check, px[aim], py[aim], u, two_var,
+            au = np.uint64(aim)  # (unsigned: no wraparound test)
+            m, _lx, _ly, st = landing_stuck(st, px, py, n_check, px[au], py[au], u, two_var,
                                             reach2)
             new = m & ~(aboard | bit(aim))
             if any_kind >= 0 and got < 0 and caught < 0 and (new & any_bits) != 0:
