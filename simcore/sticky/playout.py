@@ -87,7 +87,7 @@ from simcore.sticky.state import (
 # The strategy's type: decide(view, legal, params, rng) -> choice.  A first-class function
 # type keeps the batch runner compiled (and cached) once for every strategy.
 DECIDE_TYPE = DECIDE_VIEW
-CHUNK = 64
+CHUNK = 128
 N_COUNTERS = 3  # race counters: Investigator hits, shakes, Investigator contacts
 
 
