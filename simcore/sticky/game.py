@@ -14,7 +14,7 @@ from simcore.sticky import state as S
 from simcore.sticky.loader import StickyParams, compile_params
 
 TRACE_ROWS = 200_000
-PARALLEL_CHUNKS = 8  # prange iterations (of playout.CHUNK playouts) a thread takes at a time
+PARALLEL_CHUNKS = 1  # prange iterations (of playout.CHUNK playouts) a thread takes at a time
 
 
 class Sticky(Game):
@@ -40,7 +40,7 @@ class Sticky(Game):
         from simcore.sticky.playout import CHUNK, play_block
 
         p = config.params
-        out = np.zeros((count, S.R_SIZE), dtype=np.int64)
+        out = np.empty((count, S.R_SIZE), dtype=np.int64)  # every row is written in full
         # threads take blocks of playouts as they free up (rather than equal shares decided
         # in advance), so a thread slowed by other work on its core does not hold up the batch
         with_threads_chunked(run_callback_batch, play_block, p.ip, p.packed, config.strategy.fn,

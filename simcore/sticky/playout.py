@@ -87,7 +87,7 @@ from simcore.sticky.state import (
 # The strategy's type: decide(view, legal, params, rng) -> choice.  A first-class function
 # type keeps the batch runner compiled (and cached) once for every strategy.
 DECIDE_TYPE = DECIDE_VIEW
-CHUNK = 64
+CHUNK = 128
 N_COUNTERS = 3  # race counters: Investigator hits, shakes, Investigator contacts
 
 
@@ -177,7 +177,7 @@ def tangle_first_throws(st, start_t, start_k, order, rank_at, aim_at, tangled, t
             again = tangle_t[m] + cost
             for q in range(2):
                 s = tangled[2 * m + q]
-                start_t[s] = again
+                start_t[np.uint64(s)] = again
                 k = s - roller
                 start_k[k + players if k < 0 else k] = again
             log(ev, evn, EV_TANGLE, tangled[2 * m], tangled[2 * m + 1],
@@ -256,19 +256,20 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
             gap2 = investigator_gap2(px, py, target, fp, ip)
         s = roller
         for k in range(players):
+            su = np.uint64(s)  # (unsigned: seat numbers index arrays with no wraparound test)
             cursed = NO_CURSE
-            if curses_on and curse_of[s] != NO_CURSE and tokens[s] > 0 and ignoring[s] == 0:
-                cursed = curse_of[s]
-            cursed_now[s] = cursed
-            aim_at[s] = target
+            if curses_on and curse_of[su] != NO_CURSE and tokens[su] > 0 and ignoring[su] == 0:
+                cursed = curse_of[su]
+            cursed_now[su] = cursed
+            aim_at[su] = target
             if choose:
                 rng_save(rng, st)
-                aim_at[s] = choose_target(decide, sp, rng, view, legal, px, py, kind, s, tokens,
-                                          curse_of, fp, ip)
+                aim_at[su] = choose_target(decide, sp, rng, view, legal, px, py, kind, s, tokens,
+                                           curse_of, fp, ip)
                 st = rng_load(rng)
             t0, st = first_throw_time_v(st, s, s == roller, cursed, skill, curse, fp)
-            need_at[s] = throw_need(gap2, s, cursed, skill, curse)
-            start_t[s] = t0
+            need_at[su] = throw_need(gap2, s, cursed, skill, curse)
+            start_t[su] = t0
             start_k[k] = t0  # by position from the roller
             s += 1
             if s == players:
@@ -287,15 +288,16 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         gave_up_t = 0.0
         for k in range(players):
             s = order[k]
-            if start_t[s] > best:
+            su = np.uint64(s)
+            if start_t[su] > best:
                 break
             any_kind = kind if choose else -1
             raced_st[k, 0], raced_st[k, 1], raced_st[k, 2], raced_st[k, 3] = st
             for c in range(N_COUNTERS):
                 raced_n[k, c] = counters[c]
             t, res, caught, st = race_v(
-                st, rng, decide, sp, view, legal, px, py, aim_at[s], any_kind, s, start_t[s],
-                cursed_now[s], tokens, curse_of, skill, curse, phit, best, need_at[s],
+                st, rng, decide, sp, view, legal, px, py, aim_at[su], any_kind, s, start_t[su],
+                cursed_now[su], tokens, curse_of, skill, curse, phit, best, need_at[su],
                 counters, ev, evn, fp, ip, max_throws)
             for c in range(N_COUNTERS):
                 raced_n[k, c] = counters[c] - raced_n[k, c]
@@ -358,9 +360,10 @@ def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
         if winner == roller:
             rec[R_ROLLER_WINS] += 1
         if result == RACE_SCORED:  # STK-T-5
-            tokens[winner] += 1
-            log(ev, evn, EV_TOKEN, winner, tokens[winner], 0, 0, 0, 0, 0)
-            if tokens[winner] >= ip[I_TO_WIN]:  # STK-E-1
+            wu = np.uint64(winner)
+            tokens[wu] += 1
+            log(ev, evn, EV_TOKEN, winner, tokens[wu], 0, 0, 0, 0, 0)
+            if tokens[wu] >= ip[I_TO_WIN]:  # STK-E-1
                 outcome = O_WIN
                 rec[R_WINNER] = winner
                 log(ev, evn, EV_WIN, winner, turn + 1, 0, 0, 0, 0, 0)

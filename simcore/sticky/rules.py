@@ -192,8 +192,9 @@ def place_token_v(st, px, py, idx, fp, ip):
     where it is dropped, maybe touching another token, unless ``table.put_back_clear``: then
     the spot is drawn again while it touches a token (after ``placement_tries`` failures the
     last one tried is used)."""
-    px[idx] = OFF  # lifted off the table while a spot is sought
-    py[idx] = OFF
+    iu = np.uint64(idx)  # (unsigned: no wraparound test)
+    px[iu] = OFF  # lifted off the table while a spot is sought
+    py[iu] = OFF
     width = fp[F_WIDTH]
     # with overlaps allowed, the first spot drawn is kept: a spot is checked against no token
     n_check = n_tokens(ip) if ip[I_PUT_BACK_CLEAR] == 1 else 0
@@ -202,8 +203,8 @@ def place_token_v(st, px, py, idx, fp, ip):
                              fp, ip, fp[F_CENTRE_Y0], fp[F_CENTRE_Y1])
     else:
         x, y, st = free_spot(st, px, py, n_check, OFF, OFF, 0.0, width, fp, ip)
-    px[idx] = x
-    py[idx] = y
+    px[iu] = x
+    py[iu] = y
     return st
 
 
@@ -330,7 +331,8 @@ def investigator_d2(px, py, target, ip):
     n_inv = ip[I_INVESTIGATORS]
     if n_inv == 0:
         return INF
-    return nearest_d2(px, py, n_inv, px[target], py[target])
+    tu = np.uint64(target)  # (unsigned: no wraparound test)
+    return nearest_d2(px, py, n_inv, px[tu], py[tu])
 
 
 @njit(cache=True, _nrt=False)
@@ -620,7 +622,7 @@ def landing_need(gap2, inv_two_var):
 def throw_need(gap2, seat, cursed, skill, curse):
     """``landing_need`` for ``seat``'s throws this turn (its aim, widened by the Curse it
     respects, if any)."""
-    inv = skill[seat, SK_INV_TWO_VAR]
+    inv = skill[np.uint64(seat), SK_INV_TWO_VAR]
     if cursed != NO_CURSE:
         inv *= curse[cursed, CU_INV_AIM2]
     return landing_need(gap2, inv)
@@ -717,8 +719,9 @@ def first_throw_time_v(st, seat, is_roller, cursed, skill, curse, fp):
     if cursed != NO_CURSE:
         tf = curse[cursed, CU_TIME]
         t = curse[cursed, CU_DELAY]
-    sk_min = skill[seat, SK_REACT_MIN]
-    tail, st = exponential_zig_v(st, max(skill[seat, SK_REACT_MEAN] - sk_min, 0.0))
+    sk = np.uint64(seat)  # (unsigned: no wraparound test on the loads)
+    sk_min = skill[sk, SK_REACT_MIN]
+    tail, st = exponential_zig_v(st, max(skill[sk, SK_REACT_MEAN] - sk_min, 0.0))
     t += tf * (sk_min + tail)
     if is_roller:
         t = max(t - fp[F_ROLLER_ADV], 0.0)
@@ -769,15 +772,16 @@ def race_v(
         tf = curse[cursed, CU_TIME]
         af = curse[cursed, CU_AIM]
         extra = curse[cursed, CU_EXTRA] > 0.5
-    aim_sd = skill[seat, SK_AIM] * af
-    rethrow = skill[seat, SK_RETHROW] * tf
+    sk = np.uint64(seat)  # (unsigned: no wraparound test on the loads)
+    aim_sd = skill[sk, SK_AIM] * af
+    rethrow = skill[sk, SK_RETHROW] * tf
     rethrow_lo = fp[F_RETHROW_LO]
     rethrow_span = fp[F_RETHROW_SPAN]
     reach = fp[F_REACH] + fp[F_TOKEN_R]
     reach2 = reach * reach
     two_var = max(2.0 * aim_sd * aim_sd, 1e-300)
-    p_hit = phit[seat, 1 + cursed]
-    notice = skill[seat, SK_NOTICE]
+    p_hit = phit[sk, np.uint64(1 + cursed)]
+    notice = skill[sk, SK_NOTICE]
     n_inv = ip[I_INVESTIGATORS]
     inv_bits = low_bits(n_inv)
     general = extra or any_kind >= 0
@@ -797,7 +801,8 @@ def race_v(
         got = aim if u < p_hit else -1
         new = np.uint64(0)
         if (1.0 - u) * need <= NEED_SLACK:  # it may matter where it lands: what stuck?
-            m, _lx, _ly, st = landing_stuck(st, px, py, n_check, px[aim], py[aim], u, two_var,
+            au = np.uint64(aim)  # (unsigned: no wraparound test)
+            m, _lx, _ly, st = landing_stuck(st, px, py, n_check, px[au], py[au], u, two_var,
                                             reach2)
             new = m & ~(aboard | bit(aim))
             if any_kind >= 0 and got < 0 and caught < 0 and (new & any_bits) != 0:
@@ -863,7 +868,7 @@ def race_v(
                     v, st = rng_uniform_v(st)
                     t += rethrow * (rethrow_lo + rethrow_span * v)
                     continue
-        t += skill[seat, SK_DETACH] * tf
+        t += skill[sk, SK_DETACH] * tf
         if t > best:
             return INF, RACE_LOST, -1, st
         clean = (aboard & inv_bits) == 0
