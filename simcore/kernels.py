@@ -164,6 +164,13 @@ def rng_uniform(state):
 @njit(cache=True, _nrt=False)
 def rng_int(state, n):
     """An integer uniform on [0, n), exactly (Lemire's method on 32 bits); n < 2**32."""
+    return rng_int_inline(state, n)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def rng_int_inline(state, n):
+    """``rng_int``, inlined where it is called (the same number): for the few hot places
+    where a call passing the state array field by field costs more than the draw."""
     un = np.uint64(n)
     m = (rng_next(state) >> _U32) * un
     low = m & _LOW32
@@ -237,7 +244,7 @@ def bag_draw_at(state, counts, first, n):
         total += counts[first + k]
     if total <= 0:
         return -1
-    r = rng_int(state, total)
+    r = rng_int_inline(state, total)
     for k in range(n):
         c = counts[first + k]
         if r < c:
@@ -530,3 +537,49 @@ def popcount(typingctx, x):
 def lowest_bit(x):
     """Index of the lowest set bit of a non-zero uint64."""
     return np.int64(trailing_zeros(x))
+
+
+# ---- choices over a legal mask (strategies.common re-exports them) -----------------------------
+@njit(cache=True, _nrt=False)
+def count_legal(legal):
+    n = 0
+    for k in range(legal.shape[0]):
+        if legal[k]:
+            n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_bits(legal):
+    """The legal mask (at most 64 entries) as the bits of one integer; the loop vectorises."""
+    m = np.uint64(0)
+    for k in range(legal.shape[0]):
+        m |= np.uint64(legal[k] != 0) << np.uint64(k)
+    return m
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def uniform_legal(legal, rng):
+    """A legal choice, uniformly at random (-1 when none is legal): the r-th legal index for
+    r uniform below their number.  Masks of up to 64 entries are handled as bits, with no
+    branch per entry (which choices are legal is hard to predict).  The step engine's driver
+    plays a uniform strategy with it inline (``engine.UNIFORM``)."""
+    if legal.shape[0] <= 64:
+        m = legal_bits(legal)
+        n = popcount(m)
+        if n == 0:
+            return -1
+        r = rng_int_inline(rng, np.int64(n))
+        for _ in range(r):
+            m &= m - np.uint64(1)
+        return np.int64(trailing_zeros(m))
+    n = count_legal(legal)
+    if n == 0:
+        return -1
+    r = rng_int(rng, n)
+    for k in range(legal.shape[0]):
+        if legal[k]:
+            if r == 0:
+                return k
+            r -= 1
+    return -1

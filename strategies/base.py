@@ -45,6 +45,9 @@ class StrategySpec:
     search: Callable | None = None
     setup: Callable | None = None
     table: bool = False  # a strategy per seat (SeatTable): its params are seat_0, seat_1, ...
+    # ``fn`` again when it returns ``uniform_legal(mask, rng)`` and nothing else: a step
+    # game's driver makes that choice inline for the seats it plays (``engine.UNIFORM``)
+    uniform: Callable | None = None
 
 
 @dataclass
@@ -67,6 +70,14 @@ class Strategy:
     def policy_values(self) -> np.ndarray:
         """The parameters handed to ``fn``."""
         return self.rollout.values if self.rollout is not None else self.values
+
+    @property
+    def uniform(self) -> bool:
+        """True when the driver may choose for this strategy inline (``StrategySpec.uniform``);
+        a spec whose ``fn`` was replaced by another function is not."""
+        spec = self.spec
+        return (spec.uniform is not None and spec.fn is spec.uniform and self.rollout is None
+                and spec.search is None)
 
     @property
     def search_fn(self) -> Callable | None:

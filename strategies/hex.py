@@ -509,7 +509,7 @@ def pair(ip, fp, s, view, mask, params, rng):
     return plan(ip, fp, s, view, mask, _STYLE_VALUES[style], rng)
 
 
-register("hex", "random", random_policy, description=random_policy.__doc__)
+register("hex", "random", random_policy, description=random_policy.__doc__, uniform=True)
 register("hex", "heuristic", heuristic, HEURISTIC_PARAMS, description=heuristic.__doc__)
 # two named styles of the same plan, for strategy pairs and tournaments
 register("hex", "rusher", heuristic, RUSHER,

@@ -33,8 +33,12 @@ def register(
     fn: Callable,
     params: Mapping[str, Param] | None = None,
     description: str = "",
+    uniform: bool = False,
 ) -> StrategySpec:
-    spec = StrategySpec(game, name, fn, dict(params or {}), description)
+    """``uniform``: ``fn`` returns ``uniform_legal(mask, rng)`` and nothing else, so the step
+    engine's driver may make that choice inline (``StrategySpec.uniform``)."""
+    spec = StrategySpec(game, name, fn, dict(params or {}), description,
+                        uniform=fn if uniform else None)
     _REGISTRY.setdefault(game, {})[name] = spec
     return spec
 

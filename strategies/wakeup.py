@@ -695,7 +695,8 @@ def _by_seat_params() -> dict[str, Param]:
 
 
 register("wakeup", "heuristic", heuristic, HEURISTIC_PARAMS, description=heuristic.__doc__)
-register("wakeup", "random", random_policy, description=random_policy.__doc__)
+register("wakeup", "random", random_policy, description=random_policy.__doc__,
+         uniform=True)
 register("wakeup", "racer", heuristic, RACER,
          description="The heuristic as a racer: a token is worth more (5), Objects and auctions "
                      "less (0.3), and it keeps four cards out of every auction: it advances "

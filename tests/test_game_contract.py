@@ -284,3 +284,24 @@ def test_layout_names_every_word():
     text = lay.describe(arr)
     assert "demo_turn = 3" in text and "cell.good = [0 0 4 0 0]" in text
     assert "cell.bad" not in text
+
+
+@pytest.mark.parametrize("name", STEP_GAMES)
+def test_the_driver_plays_a_uniform_strategy_inline_as_its_policy_would(name):
+    """A strategy registered as uniform (``StrategySpec.uniform``) is chosen for inline by the
+    driver (``engine.UNIFORM``): the records are those of its policy called at every
+    decision, and a spec whose policy was replaced is not played inline."""
+    g = get_game(name)
+    config = random_config(name)
+    assert config.strategy.uniform
+    ip = config.params.ip
+    seat_pol = E.strategy_parts(config.strategy, ip)[2]
+    seats = max(int(ip[E.P_SEATS]), 1)
+    assert (seat_pol[:seats] == E.UNIFORM).all()
+    sps = np.zeros((E.MAX_POLICIES, 1))
+    called = g.run_policy(config, config.strategy.spec.fn, sps, 3, 0, 200)
+    inline = g._kernel(config, 3, 0, 200)
+    assert np.array_equal(called, inline)
+    replaced = with_policy(config, first_choice_drawing)
+    assert not replaced.strategy.uniform
+    assert (E.strategy_parts(replaced.strategy, ip)[2][:seats] == 0).all()

@@ -28,7 +28,7 @@ from simcore.engine import (
     frame_push,
     frame_set,
 )
-from simcore.kernels import rng_int
+from simcore.kernels import rng_int_inline
 from simcore.tec import legality as L
 from simcore.tec import pages as PG
 from simcore.tec import state as S
@@ -53,7 +53,7 @@ def ask_cur(s, decision):
 @njit(cache=True, _nrt=False, inline="always")
 def roll_die(rng, ip):
     """TEC-DI-1: one Cthulhu die (faces in rules data)."""
-    return ip[S.I_FACES + rng_int(rng, ip[S.I_N_FACES])]
+    return ip[S.I_FACES + rng_int_inline(rng, ip[S.I_N_FACES])]
 
 
 # ---- rolls and rerolls (TEC-DI-1, TEC-DEL-2) ------------------------------------------------

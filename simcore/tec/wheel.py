@@ -12,7 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 from simcore.engine import OUTCOME, PLAYING
-from simcore.kernels import bag_draw_at, rng_int
+from simcore.kernels import bag_draw_at, rng_int_inline
 from simcore.tec import state as S
 from simcore.tec import tracks as TR
 
@@ -138,7 +138,7 @@ def settle(s, rng, ip, ev, evn):
 def spin_wheel(s, rng, ip, ev, evn):
     """Spin: the pointer stops on a uniform segment (full turns, equal arcs; a line has
     probability zero); the tentacle end is ``wheel.tentacle_offset`` segments further on."""
-    seg = rng_int(rng, ip[S.I_N_SEGMENTS])
+    seg = rng_int_inline(rng, ip[S.I_N_SEGMENTS])
     opp = ip[S.I_SEG_TENTACLE + seg]
     s[S.S_SPIN_SEG] = seg
     s[S.S_SPIN_TOWN] = ip[S.I_SEG_TOWN + seg]
