@@ -300,7 +300,7 @@ def test_the_driver_plays_a_uniform_strategy_inline_as_its_policy_would(name):
     assert (seat_pol[:seats] == E.UNIFORM).all()
     sps = np.zeros((E.MAX_POLICIES, 1))
     called = g.run_policy(config, config.strategy.spec.fn, sps, 3, 0, 200)
-    inline = g._kernel(config, 3, 0, 200)
+    inline = g.run_batch(config, 3, 0, 200)
     assert np.array_equal(called, inline)
     replaced = with_policy(config, first_choice_drawing)
     assert not replaced.strategy.uniform
