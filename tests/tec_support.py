@@ -214,8 +214,7 @@ def _call(code, st, hid, ip, sp, rng, legal, ev, evn, a0, a1):
     elif code == F_LEGAL_ACTIONS:
         return L.legal_actions(st, ip, legal)
     elif code == F_REACHABLE:
-        L.clear_mask(legal)
-        return L.reachable_towns(st, a0, ip, legal)
+        return L.bits_to_mask(L.reachable_bits(st, a0, ip), legal)
     elif code == F_MOVE_DIRECTION:
         cw = L.direction_ok(st, a0, a1, 1, ip)
         ccw = L.direction_ok(st, a0, a1, -1, ip)

@@ -135,6 +135,34 @@ def test_legal_mask_never_empty_and_random_play_ends(name):
     assert recs["outcome"].min() >= 0
 
 
+BITS_GAMES = [n for n in STEP_GAMES if get_game(n).gives_legal_bits]
+
+
+def test_the_flagship_gives_its_legal_choices_as_bits():
+    assert "tec" in BITS_GAMES
+
+
+@pytest.mark.parametrize("name", BITS_GAMES)
+def test_legal_bits_are_the_legal_mask_at_every_decision(name):
+    """A game's optional ``legal_bits`` (what the driver plays a uniform seat from) names
+    exactly the choices its ``legal`` puts in the mask, at every decision of random games
+    (every kind of decision: moves, flips, rerolls, payments, town actions, the setup)."""
+    g = get_game(name)
+    config = random_config(name)
+    rng = np.random.default_rng(9)
+    kinds = set()
+    for index in range(40):
+        st = g.new_state(config, 5, index)
+        while st.playing:
+            legal = g.legal_actions(config, st)
+            bits = g.legal_bits_of(config, st)
+            assert bits == sum(1 << int(a) for a in legal), (
+                f"decision {st.decision}: bits {bits:b}, mask {legal.tolist()}")
+            kinds.add(st.decision)
+            g.apply(config, st, int(rng.choice(legal)))
+    assert len(kinds) >= 8  # the games met most kinds of decision
+
+
 @pytest.mark.parametrize("name", STEP_GAMES)
 def test_illegal_answer_is_replaced_by_the_first_legal_choice_and_counted(name):
     g = get_game(name)

@@ -44,6 +44,7 @@ from simcore.engine import (
     frame_proc,
     frame_push,
     frame_set,
+    no_legal_bits,
     observe_nothing,
 )
 from simcore.hex.state import (
@@ -1113,6 +1114,6 @@ def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, 
              mask, rng, srng, qrng, wi, wf, rec, ev, evn):
     """The engine's driver compiled for this game (its calls to ``legal`` and ``step`` direct,
     not through function values): the same games as ``engine.play``, faster."""
-    drive(init, legal, step, observe_nothing, record, check, g, ip, fp, pol, sps, seat_pol,
-          search, rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng, qrng, wi, wf, rec,
-          ev, evn)
+    drive(init, legal, no_legal_bits, step, observe_nothing, record, g, ip, fp, pol, sps,
+          seat_pol, search, rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng, qrng, wi, wf,
+          rec, ev, evn)

@@ -1,6 +1,6 @@
 """Tiny Epic Cthulhu: what the players may do (the legal choices of every decision).
 
-``legal_actions`` fills the main action mask (TEC-A-1, TEC-MV-*, ...).  The other questions'
+``action_bits`` gives the main action's choices (TEC-A-1, TEC-MV-*, ...).  The other questions'
 choices are sets of at most 32 answers, worked out here as the bits of one integer
 (``*_options``): the procedures use them to know whether there is anything to ask, and
 ``rules.legal`` turns them into the mask.
@@ -8,6 +8,7 @@ choices are sets of at most 32 answers, worked out here as the bits of one integ
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simcore.tec import state as S
@@ -90,14 +91,14 @@ def direction_ok(s, c, dest, direction, ip):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def reachable_towns(s, c, ip, mask):
-    """Mark mask[A_MOVE + d] for every Town card character c can move to (TEC-MV-1/2): walk
-    each direction once, stopping at the Great Old One in phase one.  Returns how many."""
+def reachable_bits(s, c, ip):
+    """The move answers (bit A_MOVE + d) for every Town card d character c can move to
+    (TEC-MV-1/2): walk each direction once, stopping at the Great Old One in phase one."""
     frm = s[S.char(c) + S.P_TOWN]
     r = move_range(s, c, ip)
     exact = ip[S.I_MOVE_EXACT] == 1
     g = s[S.S_GOO_TOWN] if s[S.S_PHASE] == 1 else -1
-    n = 0
+    bits = 0
     for direction in (1, -1):
         d = frm
         for k in range(1, min(r, S.N_TOWNS - 1) + 1):
@@ -108,10 +109,9 @@ def reachable_towns(s, c, ip, mask):
                 d = S.N_TOWNS - 1
             if d == g:
                 break
-            if (not exact or k == r) and mask[S.A_MOVE + d] == 0:
-                mask[S.A_MOVE + d] = 1
-                n += 1
-    return n
+            if not exact or k == r:
+                bits |= 1 << (S.A_MOVE + d)
+    return bits
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -287,67 +287,63 @@ def only_end_left(s):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def legal_actions(s, ip, mask):
-    """The legal mask of the main action decision (A_*) for the current character; returns
-    the number of legal actions.  With no actions left, an action costs a Chaos tentacle
-    (TEC-A-1), so affordability is judged with one Chaos fewer."""
-    clear_mask(mask)
+def action_bits(s, ip):
+    """The legal answers of the main action decision (A_*) for the current character, as bits
+    (bit k: answer k).  With no actions left, an action costs a Chaos tentacle (TEC-A-1), so
+    affordability is judged with one Chaos fewer."""
     c = s[S.S_CUR]
     o = S.char(c)
     t = s[o + S.P_TOWN]
     spare = s[o + S.P_CHAOS]
-    n = 0
+    bits = 0
     # TEC-A-2: the medium's ability is free, so it does not depend on actions left
     if (s[o + S.P_ABILITY] == S.AB_MEDIUM and s[S.S_ABILITY_USED] == 0
             and madness_on_mat(s, c) > 0):
-        mask[S.A_ABILITY] = 1
-        n += 1
+        bits |= 1 << S.A_ABILITY
     if s[S.S_ACTIONS_LEFT] <= 0:
         if spare <= 0:
-            mask[S.A_END] = 1
-            return n + 1
+            return bits | (1 << S.A_END)
         spare -= 1
-    n += reachable_towns(s, c, ip, mask)
+    bits |= reachable_bits(s, c, ip)
     # TEC-MV-3: the first action must move away (forced_move_when = "first"), or, with
     # "any_action", any action before the turn ends, so only a move once it is the last
     # action the player can still take (no action but this one and no Chaos left after it)
     last = (s[S.S_ACTIONS_LEFT] - 1 + s[o + S.P_CHAOS] if s[S.S_ACTIONS_LEFT] > 0
             else s[o + S.P_CHAOS] - 1) <= 0
     if s[S.S_MUST_MOVE] == 1 and (ip[S.I_FORCED_MOVE_ANY] == 0 or last):
-        if n == 0:  # cannot happen on a ring of five, but never leave a turn stuck
-            mask[S.A_END] = 1
-            return 1
-        return n
+        if bits == 0:  # cannot happen on a ring of five, but never leave a turn stuck
+            return 1 << S.A_END
+        return bits
     cap = ip[S.I_TEMP_CAP]
-    collect = False
+    collect = 0
     for k in range(S.N_COLOURS):  # without branches: these change at every step
         collect |= (s[S.town(t) + S.T_MAD + k] > 0) & (s[o + S.P_TEMP + k] < cap)
-    banish = S.shamblers_at(s, t) > 0
-    mask[S.A_COLLECT] = collect
-    mask[S.A_BANISH] = banish
-    n += collect + banish
+    bits |= collect << S.A_COLLECT
+    bits |= np.int64(S.shamblers_at(s, t) > 0) << S.A_BANISH
     if town_action_usable(s, c, ip):
-        mask[S.A_TOWN] = 1
-        n += 1
+        bits |= 1 << S.A_TOWN
     state = s[S.town(t) + S.T_PAGE_STATE]
-    if state == 1 or (state == 0 and ip[S.I_TRANSLATE_DOWN] == 1):
-        if state == 1:
-            short = S.translate_deficit(s, c, t) - scholar_discount(s, c)
-            if short <= spare:
-                mask[S.A_TRANSLATE] = 1
-                n += 1
-        else:  # face-down: the cost is unknown until flipped; allowed if the switch is on
-            mask[S.A_TRANSLATE] = 1
-            n += 1
+    if state == 1:
+        short = S.translate_deficit(s, c, t) - scholar_discount(s, c)
+        if short <= spare:
+            bits |= 1 << S.A_TRANSLATE
+    elif state == 0 and ip[S.I_TRANSLATE_DOWN] == 1:
+        # face-down: the cost is unknown until flipped; allowed if the switch is on
+        bits |= 1 << S.A_TRANSLATE
     if s[S.S_PHASE] == 2 and t == s[S.S_GOO_TOWN]:
         for q in range(S.N_PORTALS):
             if s[S.portal(q) + S.Q_SEALED] == 0:
                 colour = s[S.portal(q) + S.Q_COLOUR]
                 holds = s[o + S.P_TEMP + colour] > 0 or spare > 0
                 if holds and seal_dice(s, c, colour, ip) > 0:
-                    mask[S.A_SEAL + q] = 1
-                    n += 1
+                    bits |= 1 << (S.A_SEAL + q)
     if s[S.S_MUST_MOVE] == 1:  # (any_action) the move away is still owed: no ending yet
-        return n
-    mask[S.A_END] = 1
-    return n + 1
+        return bits
+    return bits | (1 << S.A_END)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_actions(s, ip, mask):
+    """The legal mask of the main action decision (``action_bits``); returns the number of
+    legal actions."""
+    return bits_to_mask(action_bits(s, ip), mask)

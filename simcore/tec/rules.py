@@ -23,6 +23,7 @@ Town card nor translated).  The players share everything else, so there is no ``
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from simcore.engine import (
@@ -133,7 +134,8 @@ def end_turn(s, ev, evn):
     s[S.S_MUST_MOVE] = 0
     S.log(ev, evn, S.EV_TURN_END, c, s[S.S_ACTIONS_LEFT], s[S.char(c) + S.P_CHAOS],
         1 if s[OUTCOME] == PLAYING else 0, 0, 0, 0)
-    log_status(s, ev, evn)
+    if ev.shape[0] > 0:  # (a call passing three arrays field by field, at every turn's end)
+        log_status(s, ev, evn)
     frame_pop(s)
 
 
@@ -317,12 +319,12 @@ def init(ip, fp, s, h, rng):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def legal_mask(ip, s, mask):
-    """The answers open to the question asked (``s[DECISION]``): ``legal``, inlined where the
-    runner asks it."""
+def legal_choices(ip, s):
+    """The answers open to the question asked (``s[DECISION]``), as bits (bit k: answer k;
+    every answer is below 32)."""
     d = s[DECISION]
     if d == S.D_ACTION:
-        return L.legal_actions(s, ip, mask)
+        return L.action_bits(s, ip)
     c = s[S.S_CUR]
     bits = 0
     if d == S.D_FLIP:
@@ -347,7 +349,14 @@ def legal_mask(ip, s, mask):
         bits = L.repeat_options(s, c, ip, d)
     else:
         bits = L.repeat_options(s, c, ip, d) | (1 << L.repeat_stop(d))
-    return L.bits_to_mask(bits, mask)
+    return bits
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def legal_mask(ip, s, mask):
+    """The answers open to the question asked as the legal mask: ``legal``, inlined where the
+    runner asks it."""
+    return L.bits_to_mask(legal_choices(ip, s), mask)
 
 
 @njit(LEGAL_SIG, cache=True, _nrt=False)
@@ -452,6 +461,13 @@ def legal_inline(ip, fp, s, h, mask):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def legal_bits(ip, fp, s, h):
+    """``legal`` as the bits of one integer (the engine's optional ``legal_bits``), inlined
+    into ``play_one``: the driver plays a uniform seat from them without building the mask."""
+    return np.uint64(legal_choices(ip, s))
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def step_inline(ip, fp, s, h, rng, action, ev, evn):
     """``step`` with the contract's arguments, inlined into ``play_one``."""
     step_to_next(ip, s, h, rng, action, ev, evn)
@@ -468,6 +484,6 @@ def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, 
     Compiled without reference counting, as the rules are (nothing here allocates): with it,
     numba counts references to the array views the driver takes (the strategies' parameter
     rows) with atomic operations.  Measured in NOTES.md, "The step engine"."""
-    drive(init, legal_inline, step_inline, observe_inline_nothing, record, check, g, ip, fp,
-          pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng,
-          qrng, wi, wf, rec, ev, evn)
+    drive(init, legal_inline, legal_bits, step_inline, observe_inline_nothing, record,
+          g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view, mask,
+          rng, srng, qrng, wi, wf, rec, ev, evn)

@@ -55,6 +55,7 @@ from simcore.engine import (
     frame_proc,
     frame_push,
     frame_set,
+    no_legal_bits,
 )
 from simcore.kernels import log_event, popcount, rng_int
 from simcore.wakeup.state import (
@@ -2414,5 +2415,6 @@ def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, 
              mask, rng, srng, qrng, wi, wf, rec, ev, evn):
     """The engine's driver compiled for this game (its calls to ``legal``, ``observe`` and
     ``step`` direct, not through function values)."""
-    drive(init, legal, step, observe, record, check, g, ip, fp, pol, sps, seat_pol, search,
-          rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng, qrng, wi, wf, rec, ev, evn)
+    drive(init, legal, no_legal_bits, step, observe, record, g, ip, fp, pol, sps, seat_pol,
+          search, rpol, rsp, qp, seed, index, s, h, view, mask, rng, srng, qrng, wi, wf, rec, ev,
+          evn)
