@@ -54,7 +54,7 @@ The functions a step game provides (numba, with the exact signatures ``*_SIG`` b
 - ``legal_bits(ip, fp, s, h) -> uint64`` (optional, handed to ``drive`` only): the same
   choices as the bits of one integer (bit k: answer k), for a game whose answers are all below
   64.  The driver plays a uniform seat from them without building the mask (the mask written
-  and read back again was 13-17% of a random Tiny Epic Cthulhu game); a game without it
+  and read back again was about 17% of a random Tiny Epic Cthulhu game); a game without it
   passes ``no_legal_bits``, whose 0 sends the driver to ``legal``.
 - ``step(ip, fp, s, h, rng, action, ev, evn)``: apply the answer, then run every forced and
   chance step up to the next decision or the end.  Chance draws only from ``rng`` (the game's
