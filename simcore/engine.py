@@ -130,11 +130,11 @@ from simcore.kernels import (
     first_legal,
     log_event,
     new_rng,
+    nth_set_bit,
     popcount,
     rng_int_inline,
     rng_seed,
     splitmix64,
-    trailing_zeros,
     uniform_legal,
 )
 
@@ -422,10 +422,7 @@ def drive(init, legal, legal_bits, step, observe, record, g, ip, fp, pol, sps, s
         bits = legal_bits(ip, fp, s, h) if k == UNIFORM and not searching else np.uint64(0)
         if bits != 0:
             n = np.int64(popcount(bits))
-            if n > 1:
-                for _ in range(rng_int_inline(srng, n)):
-                    bits &= bits - np.uint64(1)
-            a = np.int64(trailing_zeros(bits))
+            a = nth_set_bit(bits, rng_int_inline(srng, n) if n > 1 else 0)
         else:
             n = legal(ip, fp, s, h, mask)
             if n == 1:

@@ -539,6 +539,15 @@ def lowest_bit(x):
     return np.int64(trailing_zeros(x))
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def nth_set_bit(x, r):
+    """Index of the r-th set bit (from 0, lowest first) of a uint64 with more than r set: the
+    lower r cleared, no branch per bit."""
+    for _ in range(r):
+        x &= x - np.uint64(1)
+    return np.int64(trailing_zeros(x))
+
+
 # ---- choices over a legal mask (strategies.common re-exports them) -----------------------------
 @njit(cache=True, _nrt=False)
 def count_legal(legal):
@@ -569,10 +578,7 @@ def uniform_legal(legal, rng):
         n = popcount(m)
         if n == 0:
             return -1
-        r = rng_int_inline(rng, np.int64(n))
-        for _ in range(r):
-            m &= m - np.uint64(1)
-        return np.int64(trailing_zeros(m))
+        return nth_set_bit(m, rng_int_inline(rng, np.int64(n)))
     n = count_legal(legal)
     if n == 0:
         return -1

@@ -212,7 +212,7 @@ def _call(code, st, hid, ip, sp, rng, legal, ev, evn, a0, a1):
     elif code == F_RESOLVE_DRAWN:
         W.resolve_drawn(st, a0, a1, ip, ev, evn)
     elif code == F_LEGAL_ACTIONS:
-        return L.legal_actions(st, ip, legal)
+        return L.bits_to_mask(L.action_bits(st, ip), legal)
     elif code == F_REACHABLE:
         return L.bits_to_mask(L.reachable_bits(st, a0, ip), legal)
     elif code == F_MOVE_DIRECTION:

@@ -277,7 +277,7 @@ def town_action_usable(s, c, ip):
 @njit(cache=True, _nrt=False, inline="always")
 def only_end_left(s):
     """TEC-A-1: no action and no Chaos left, and no free ability (TEC-A-2) to use: ending the
-    turn is the only legal action (``legal_actions`` would offer nothing else)."""
+    turn is the only legal action (``action_bits`` would offer nothing else)."""
     c = s[S.S_CUR]
     o = S.char(c)
     if s[S.S_ACTIONS_LEFT] > 0 or s[o + S.P_CHAOS] > 0:
@@ -340,10 +340,3 @@ def action_bits(s, ip):
     if s[S.S_MUST_MOVE] == 1:  # (any_action) the move away is still owed: no ending yet
         return bits
     return bits | (1 << S.A_END)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def legal_actions(s, ip, mask):
-    """The legal mask of the main action decision (``action_bits``); returns the number of
-    legal actions."""
-    return bits_to_mask(action_bits(s, ip), mask)
