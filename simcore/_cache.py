@@ -38,7 +38,7 @@ from pathlib import Path
 _ROOT = Path(__file__).resolve().parent.parent
 _PACKAGES = ("simcore", "strategies")
 CORE = "core"
-# an import of another project module: ``from simcore.hex.rules import ...``, ``import strategies.tec``
+# an import of another project module (``from simcore.hex.rules import ...``)
 _IMPORT = re.compile(r"^\s*(?:from|import)\s+(simcore|strategies)\.([A-Za-z_][A-Za-z_0-9]*)",
                      re.MULTILINE)
 
@@ -47,7 +47,7 @@ def _files(root: Path = _ROOT) -> list[Path]:
     return [p for pkg in _PACKAGES for p in sorted((root / pkg).rglob("*.py"))]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _game_groups(root: Path) -> tuple[str, ...]:
     return tuple(sorted(p.parent.name for p in (root / "simcore").glob("*/__init__.py")))
 
@@ -89,7 +89,7 @@ def group_files(group: str, root: Path = _ROOT) -> list[Path]:
         for p in files:
             if member[p] != g:
                 continue
-            for pkg, name in _IMPORT.findall(p.read_text(encoding="utf-8", errors="replace")):
+            for _pkg, name in _IMPORT.findall(p.read_text(encoding="utf-8", errors="replace")):
                 other = name if name in games else CORE
                 if other not in wanted:
                     wanted.add(other)
@@ -116,7 +116,7 @@ def source_hash() -> str:
     return _hash(_files(_ROOT), _ROOT)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _group_folder(group: str) -> str:
     return f"{group}-{group_hash(group)}"
 

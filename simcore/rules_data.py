@@ -10,6 +10,13 @@ list), ``choices`` lists the allowed strings (or list items), ``min_len``/``max_
 list's length (a list keeps its default length otherwise).  Nested tables group values; a
 value's key is its dotted path (``table.width_cm``).
 
+An ``assumed`` (or ``public``) number may say how far a reader could plausibly put it:
+``plausible = [lo, hi]`` (with the reason in its note), inside its bounds and around its value;
+for a list, two lists of its length, the lowest and the highest plausible versions of it
+(``cthulhu-sim uncertainty`` moves the whole list between them at once).  A number that gives
+none is taken as plausible one step each way (an int: 1; a float: a fifth of its value), clipped
+to its bounds: ``Entry.plausible_range()``.
+
 Overrides (from the CLI's ``--set key=value`` or from Python) are checked against the same
 bounds, so a bad value is reported with the file, the key and the allowed values instead of
 failing somewhere inside jitted code.
@@ -37,7 +44,9 @@ from typing import Any
 SOURCES = ("rulebook", "public", "assumed")
 INT64_MIN = -(2**63)  # the engines hold integers in int64 arrays
 INT64_MAX = 2**63 - 1
-_ENTRY_FIELDS = {"value", "source", "note", "min", "max", "choices", "min_len", "max_len"}
+_ENTRY_FIELDS = {"value", "source", "note", "min", "max", "choices", "min_len", "max_len",
+                 "plausible"}
+PLAUSIBLE_FLOAT_STEP = 0.2  # a float with no plausible range given: its value +-20%
 
 
 class RulesError(ValueError):
@@ -56,6 +65,35 @@ class Entry:
     min_len: int | None = None
     max_len: int | None = None
     kind: str = field(default="")  # bool, int, float, str, list[int], list[float], list[str]
+    plausible: tuple | None = None  # (lo, hi) as given in the file (lists: two lists)
+
+    @property
+    def numeric(self) -> bool:
+        return self.kind in ("int", "float", "list[int]", "list[float]")
+
+    def plausible_range(self) -> tuple[Any, Any] | None:
+        """(lowest, highest) plausible value: the file's ``plausible``, or one step each way
+        from the current value within the bounds; None for a value that is not a number.  A
+        list's two ends are lists of its length."""
+        if not self.numeric:
+            return None
+        if self.plausible is not None:
+            return self.plausible
+        def step(v):
+            if self.kind in ("int", "list[int]"):
+                lo, hi = v - 1, v + 1
+            else:
+                d = abs(v) * PLAUSIBLE_FLOAT_STEP
+                lo, hi = v - d, v + d
+            if self.min is not None:
+                lo = max(lo, self.min)
+            if self.max is not None:
+                hi = min(hi, self.max)
+            return lo, hi
+        if self.kind.startswith("list"):
+            ends = [step(v) for v in self.value]
+            return [e[0] for e in ends], [e[1] for e in ends]
+        return step(self.value)
 
     def allowed(self) -> str:
         """Human-readable description of the allowed values."""
@@ -223,7 +261,7 @@ class RulesData:
             kind=kind,
         )
         if ref is not None:
-            for name in ("min", "max", "choices", "min_len", "max_len"):
+            for name in ("min", "max", "choices", "min_len", "max_len", "plausible"):
                 if name not in raw:
                     setattr(entry, name, getattr(ref, name))
             if choices is not None and ref.choices is not None:
@@ -247,6 +285,19 @@ class RulesData:
             raise RulesError(f"{path}: key '{key}': {err}")
         if entry.kind == "float":
             entry.value = float(value)
+        if "plausible" in raw:
+            entry.plausible = None
+            err = _check_plausible(entry, raw["plausible"])
+            if err:
+                raise RulesError(f"{path}: key '{key}': plausible {raw['plausible']!r}: {err}")
+            lo, hi = raw["plausible"]
+            if entry.kind == "float":
+                lo, hi = float(lo), float(hi)
+            elif entry.kind == "list[float]":
+                lo, hi = [float(v) for v in lo], [float(v) for v in hi]
+            entry.plausible = (lo, hi)
+        elif entry.plausible is not None and _check_plausible(entry, list(entry.plausible)):
+            entry.plausible = None  # the bundled range does not fit this file's value
         return entry
 
     # ---- access --------------------------------------------------------------------------
@@ -377,6 +428,40 @@ def _check_fields(raw: dict) -> str | None:
             v = raw[name]
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 return f"field '{name}': {v!r} is not a non-negative integer"
+    return None
+
+
+def _check_plausible(entry: Entry, given: Any) -> str | None:
+    """Why ``plausible = given`` does not fit ``entry`` (None when it does)."""
+    if entry.source == "rulebook":
+        return "a rulebook value is given by the text, not assumed (only assumed or public " \
+               "values have a plausible range)"
+    if not entry.numeric:
+        return f"only a number or a list of numbers has a plausible range, not a {entry.kind}"
+    if not isinstance(given, list) or len(given) != 2:
+        return "give [lowest, highest]" + (" (two lists of the value's length)"
+                                          if entry.kind.startswith("list") else "")
+    lo, hi = given
+    if entry.kind.startswith("list"):
+        n = len(entry.value)
+        if not (isinstance(lo, list) and isinstance(hi, list) and len(lo) == n
+                and len(hi) == n and all(map(_is_number, lo + hi))):
+            return f"give two lists of {n} numbers, the lowest and the highest plausible lists"
+        pairs = list(zip(lo, hi, entry.value, strict=True))
+    else:
+        if not (_is_number(lo) and _is_number(hi)):
+            return "give two numbers, the lowest and the highest plausible value"
+        pairs = [(lo, hi, entry.value)]
+    for a, b, v in pairs:
+        if entry.kind in ("int", "list[int]") and not (float(a).is_integer()
+                                                       and float(b).is_integer()):
+            return "an int's plausible range is two ints"
+        if not a <= v <= b:
+            return f"the value {v} must lie within its plausible range ({a} to {b})"
+        if entry.min is not None and a < entry.min:
+            return f"{a} is below the minimum {entry.min}"
+        if entry.max is not None and b > entry.max:
+            return f"{b} is above the maximum {entry.max}"
     return None
 
 
