@@ -23,7 +23,7 @@ from numba import njit
 
 from simcore.engine import DECISION, DEPTH, FRAME_WIDTH, FRAMES, P_SEATS, POLICY_SIG, SEAT, TURN
 from simcore.kernels import popcount
-from simcore.wakeup.rules import highest, lowest
+from simcore.wakeup.base import highest, lowest
 from simcore.wakeup.state import (
     A_ADVANCE,
     A_CLEAR,

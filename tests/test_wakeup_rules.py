@@ -14,7 +14,10 @@ from wakeup_support import EYE, GAME, B, I, M, Table, W, action, advance
 
 from simcore import engine as E
 from simcore.kernels import new_rng
+from simcore.wakeup import grimoire as GR
+from simcore.wakeup import line as L
 from simcore.wakeup import rules
+from simcore.wakeup import setup as SU
 from simcore.wakeup import state as S
 
 SQUARES = 54  # rules.toml board.squares
@@ -66,7 +69,7 @@ def test_WUC_S_2_grimoire_and_ingredients_are_shuffled_separately():
     for seed in (1, 2):
         s = np.zeros_like(t.s)
         h = np.zeros_like(t.h)
-        rules.setup(t.ip, s, h, new_rng(seed, 0))
+        SU.setup(t.ip, s, h, new_rng(seed, 0))
         n = int(s[S.S_DECK_N])
         deck = h[S.H_DECK:S.H_DECK + n].copy()
         pile = np.concatenate([h[S.H_STACK + i * S.MAX_STACK:S.H_STACK + i * S.MAX_STACK + 6]
@@ -86,7 +89,7 @@ def test_WUC_S_3_each_player_has_fifteen_tokens_and_seven_ingredients():
     t = Table(3)
     s = np.zeros_like(t.s)
     h = np.zeros_like(t.h)
-    rules.setup(t.ip, s, h, new_rng(4, 0))
+    SU.setup(t.ip, s, h, new_rng(4, 0))
     for p in range(3):
         assert s[S.S_RESERVE + p] == 15 and s[S.S_HAND_N + p] == 7 and s[S.S_OCC + p] == 0
         assert h[S.H_HAND + p * S.N_ING:S.H_HAND + (p + 1) * S.N_ING].sum() == 7
@@ -218,11 +221,11 @@ def test_WUC_T_5_a_second_depleted_pile_reshuffles_the_discard_into_new_piles():
             for _ in range(int(t.ip[S.I_COPIES + c]) - tops.count(c))]
     t.set_grimoire(tops, {2: rest})  # every Spell and Object face up or in pile 2
     assert sum(t[f"grimoire_discard[{c}]"] for c in range(S.CURSE0)) == 0
-    assert rules.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0
+    assert GR.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0
     done(t)
     t["slot.face_down[2]"] -= 1  # pile 2's top card to the discard: now it is reshuffled
     t[f"grimoire_discard[{rest[0]}]"] += 1
-    assert rules.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0b11
+    assert GR.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0b11
     done(t)
 
 
@@ -387,7 +390,7 @@ def test_WUC_ADV_5_a_gap_is_closed_keeping_the_order(reading, line):
     t = table(4, readings__close_gaps=reading)
     t.set_tokens(0, [0, 1])
     t.set_tokens(1, [4, 5])  # squares 2 and 3 empty
-    rules.close_gaps(t.ip, t.s)
+    L.close_gaps(t.ip, t.s)
     assert t.owner_line() == line
     done(t)
 
@@ -685,7 +688,7 @@ def test_WUC_E_2_most_tokens_wins():
     t.set_tokens(0, [12, 13])
     t.set_tokens(1, [14, 15, 16])
     t.set_tokens(2, [17])
-    assert rules.winner_now(t.ip, t.s) == (1, 0)
+    assert L.winner_now(t.ip, t.s) == (1, 0)
 
 
 def test_WUC_E_3_a_tie_goes_to_the_token_closest_to_cthulhu():
@@ -693,7 +696,7 @@ def test_WUC_E_3_a_tie_goes_to_the_token_closest_to_cthulhu():
     t.set_tokens(0, [12, 13, 17])
     t.set_tokens(1, [14, 15, 16])
     t.set_tokens(2, [18])
-    assert rules.winner_now(t.ip, t.s) == (0, 1)
+    assert L.winner_now(t.ip, t.s) == (0, 1)
 
 
 # ---- Solitaire (SO) ---------------------------------------------------------------------------

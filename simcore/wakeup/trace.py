@@ -68,6 +68,7 @@ def setup_events(config, seed: int, index: int) -> np.ndarray:
     """The setup's events: ``init`` again (setup, then play up to the first question) from
     the playout's own stream, with an event buffer."""
     from simcore.wakeup import rules
+    from simcore.wakeup import setup as SU
 
     ip = config.params.ip
     s = np.zeros(ip[E.P_STATE_SIZE], dtype=np.int64)
@@ -75,7 +76,7 @@ def setup_events(config, seed: int, index: int) -> np.ndarray:
     rng = new_rng(seed, index)
     ev = np.zeros((20_000, E.EV_WIDTH), dtype=np.int64)
     evn = np.zeros(1, dtype=np.int64)
-    rules.setup(ip, s, h, rng)
+    SU.setup(ip, s, h, rng)
     rules.run(ip, s, h, rng, ev, evn)
     return ev[:int(evn[0])].copy()
 
