@@ -2,6 +2,7 @@
 checker over every reading, the CLI.  (One test per rule clause is in test_wakeup_rules.py.)"""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -177,8 +178,10 @@ READINGS = [("readings.object_limit", "player"), ("readings.rlyeh_window", "last
             ("readings.end_check", "end_of_turn"), ("readings.line_end", "start"),
             ("readings.close_gaps", "toward_start"), ("readings.stellaris", "higher_limit"),
             ("readings.ulthar_extra_action", True), ("readings.tie_count", "ingredients"),
-            ("readings.may_pass", False), ("readings.solo_curse_moves_cthulhu", True),
-            ("readings.deadlock", "none")]
+            ("readings.may_pass", True), ("readings.solo_curse_moves_cthulhu", True),
+            ("readings.deadlock", "none"), ("readings.object_order", "turn_order"),
+            ("readings.yuggoth_placement", "forced"), ("readings.yuggoth_exchange", "replace"),
+            ("readings.solo_ran_tegoth", True)]
 
 
 @pytest.mark.parametrize("key,value", READINGS, ids=[k.split(".")[1] for k, _ in READINGS])
@@ -212,6 +215,21 @@ def test_trace_shows_the_board_hands_bids_and_cthulhu():
     assert "Cthulhu moves from square 54 to 53" in text and "Result:" in text
     solo = run_cli(["trace", "wakeup", "--seed", "2", "--players", "1"])
     assert "Cthulhu lays" in solo and "Path C: the player on square" in solo
+
+
+def test_trace_names_a_solitaire_ran_tegoth_move_as_such():
+    """With the switch ``solo_ran_tegoth`` the player copies Cthulhu's move: the trace says
+    Ran-Tegoth moved the figure so many squares (not a Curse, not tokens)."""
+    cfg = GAME.configure({"players": 1, "readings.solo_ran_tegoth": True}, "heuristic")
+    for index in range(40):
+        text = GAME.trace(cfg, 1, index)
+        if "plays Ran-Tegoth" in text:
+            break
+    lines = text.splitlines()
+    k = next(i for i, line in enumerate(lines) if "plays Ran-Tegoth:" in line)
+    assert re.search(r"the player plays Ran-Tegoth: the figure moves (\d+) squares, as Cthulhu "
+                     r"did\.", lines[k])
+    assert lines[k + 1].endswith("(Ran-Tegoth).") and "tokens" not in lines[k]
 
 
 def test_check_command_finds_nothing():

@@ -12,6 +12,7 @@ from simcore.engine import ask, frame_get, frame_pop, frame_push, frame_set
 from simcore.wakeup import base as B
 from simcore.wakeup import cards as CD
 from simcore.wakeup import state as S
+from simcore.wakeup import windows as W
 
 AU_OPEN, AU_BID, AU_LAST, AU_RESOLVE = 0, 1, 2, 3  # PR_AUCTION stages
 
@@ -143,8 +144,8 @@ def run_auction(ip, s, h, rng, ev, evn):
     stage = frame_get(s, 0)
     k = frame_get(s, 1)
     if stage == AU_OPEN or stage == AU_LAST:
-        while k < n:
-            p = (active + k) % n
+        while k < n:  # WUC-CJ-5: the holders nearest the active player first
+            p = W.nearest(ip, s, k)
             if CD.can_use(ip, s, p, S.O_RLYEH):
                 frame_set(s, 1, k)
                 ask(s, p, S.D_RLYEH_OPEN if stage == AU_OPEN else S.D_RLYEH_LAST)

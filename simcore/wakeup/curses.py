@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from simcore.engine import frame_get, frame_pop, frame_push, frame_set
+from simcore.engine import ask, frame_get, frame_pop, frame_push, frame_set
 from simcore.wakeup import auctions as AU
 from simcore.wakeup import base as B
 from simcore.wakeup import line as L
@@ -14,8 +14,52 @@ from simcore.wakeup import solo as SO
 from simcore.wakeup import state as S
 from simcore.wakeup import windows as W
 
-# PR_CURSE stages
+# PR_CURSE stages (locals: 0 stage, 1 the Curse, 2 its slot, then the tokens Yuggoth placed,
+# 3 Yuggoth's winner, 4 replacements left)
 CU_START, CU_STELLARIS, CU_DISCARD, CU_YUGGOTH, CU_YUG_SWAP, CU_YUG_WINDOW, CU_SOLO = range(7)
+CU_YUG_ASKED, CU_YUG_REPLACE = 7, 8
+
+
+@njit(cache=True, _nrt=False)
+def yuggoth_place(ip, s, ev, evn):
+    """WUC-CU-9: Yuggoth's winner (local 3) places its two tokens (as far as its reserve goes);
+    the Ran-Tegoth window opens when the active player placed them (WUC-OB-2)."""
+    w = frame_get(s, 3)
+    placed = L.place_tokens(ip, s, w, ip[S.I_YUG_PLACE], 1, ev, evn)
+    frame_set(s, 2, placed)
+    frame_set(s, 0, CU_YUG_SWAP)
+    if w == s[S.S_ACTIVE] and placed > 0 and ip[S.I_RT_AFTER_ACTION] == 0:
+        W.push_ran_tegoth(s, placed)
+
+
+@njit(cache=True, _nrt=False)
+def yuggoth_decline(s):
+    """The winner places no token ("can place", switch ``yuggoth_placement``)."""
+    frame_set(s, 2, 0)
+    frame_set(s, 0, CU_YUG_SWAP)
+
+
+@njit(cache=True, _nrt=False)
+def yuggoth_replace(ip, s, q, ev, evn):
+    """WUC-CU-9, the replacement reading: the other player's token on ``q`` goes back to its
+    reserve and one from the winner's reserve takes its square."""
+    w = frame_get(s, 3)
+    o = L.owner(ip, s, q)
+    b = 1 << q
+    s[S.S_OCC + o] &= ~b
+    s[S.S_RESERVE + o] += 1
+    s[S.S_OCC + w] |= b
+    s[S.S_RESERVE + w] -= 1
+    s[S.S_SWAPS] += 1
+    frame_set(s, 4, frame_get(s, 4) - 1)
+    B.log(ev, evn, S.EV_REPLACE, w, q, o, 0, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def can_place(ip, s, p):
+    """Seat ``p`` has a token in reserve and an empty square before Cthulhu to put it on."""
+    free = L.span(ip[S.I_START], s[S.S_CTHULHU]) & ~L.all_tokens(ip, s)
+    return s[S.S_RESERVE + p] > 0 and free != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -62,11 +106,23 @@ def run_curse(ip, s, h, rng, ev, evn):
             frame_set(s, 0, CU_DISCARD)
             return False
         frame_set(s, 3, w)
-        placed = L.place_tokens(ip, s, w, ip[S.I_YUG_PLACE], 1, ev, evn)
-        frame_set(s, 2, placed)
-        frame_set(s, 0, CU_YUG_SWAP)
-        if w == s[S.S_ACTIVE] and placed > 0 and ip[S.I_RT_AFTER_ACTION] == 0:
-            W.push_ran_tegoth(s, placed)
+        if ip[S.I_YUG_OPTIONAL] == 1 and ip[S.I_YUG_PLACE] > 0 and can_place(ip, s, w):
+            frame_set(s, 0, CU_YUG_ASKED)  # "can place": the winner chooses
+            ask(s, w, S.D_YUG_PLACE)
+            return True
+        yuggoth_place(ip, s, ev, evn)
+        return False
+    if stage == CU_YUG_SWAP and ip[S.I_YUG_REPLACE] == 1:
+        frame_set(s, 0, CU_YUG_REPLACE)
+        frame_set(s, 4, ip[S.I_YUG_SWAP])
+        return False
+    if stage == CU_YUG_REPLACE:  # "replaces two of Anthony's for two from his own reserve"
+        w = frame_get(s, 3)
+        others = L.all_tokens(ip, s) & ~s[S.S_OCC + w]
+        if frame_get(s, 4) > 0 and others != 0 and s[S.S_RESERVE + w] > 0:
+            ask(s, w, S.D_YUG_REPLACE)
+            return True
+        frame_set(s, 0, CU_YUG_WINDOW)
         return False
     if stage == CU_YUG_SWAP:
         frame_set(s, 0, CU_YUG_WINDOW)

@@ -104,8 +104,9 @@ def is_object(c):
 
 @njit(cache=True, _nrt=False)
 def refresh_grimoire(ip, s, ev, evn):
-    """NOTES.md, WUC-T-2 (switch ``deadlock``): every player in turn could do nothing but
-    stop, so the face-up cards are discarded and their piles reveal new ones."""
+    """NOTES.md, WUC-T-2 (switch ``deadlock``): every player in turn played no action (could
+    do nothing but stop, or chose to with ``may_pass``), so the face-up cards are discarded
+    and their piles reveal new ones."""
     s[S.S_FORCED] = 0
     s[S.S_REFRESHES] += 1
     n = 0

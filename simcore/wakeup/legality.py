@@ -130,7 +130,12 @@ def legal_mask(ip, s, h, mask):
         if CD.can_use(ip, s, p, S.O_RLYEH):
             mask[S.A_RLYEH] = 1
             n += 1
-    elif d == S.D_RLYEH_OPEN or d == S.D_RLYEH_LAST or d == S.D_RAN_TEGOTH or d == S.D_SHIELD:
+    elif d == S.D_YUG_REPLACE:
+        n = bits_to_mask(L.all_tokens(ip, s) & ~s[S.S_OCC + p], mask)
+        mask[S.A_SWAP_STOP] = 1  # "can"
+        n += 1
+    elif d == S.D_RLYEH_OPEN or d == S.D_RLYEH_LAST or d == S.D_RAN_TEGOTH or d == S.D_SHIELD or \
+            d == S.D_YUG_PLACE:
         mask[S.A_NO] = 1
         mask[S.A_YES] = 1
         n = 2

@@ -99,14 +99,22 @@ def close_gaps(ip, s):
 
 @njit(cache=True, _nrt=False)
 def place_token(ip, s, p, why, ev, evn):
-    """WUC-ADV-2: one token from ``p``'s reserve onto the first empty square from the Starting
-    square, short of Cthulhu; returns its square, -1 when no square before Cthulhu is empty."""
+    """WUC-ADV-2, WUC-ADV-5: one token from ``p``'s reserve onto the next square of the line,
+    short of Cthulhu: the first empty square from the Starting square, which is the square in
+    front of the line's front token (\"he places this token in front of the rest\") also when
+    the line has moved up from the Starting square (a gap closed toward Cthulhu after R'lyeh kept
+    a front token from a C'thonian).  With no room in front, the first empty square behind.
+    Returns its square, -1 when no square before Cthulhu is empty."""
     x = all_tokens(ip, s)
     free = span(ip[S.I_START], s[S.S_CTHULHU]) & ~x
     if free == 0:
         B.log(ev, evn, S.EV_NO_ROOM, p, 0, 0, 0, 0, 0, 0)
         return -1
     q = B.lowest(free)
+    if x != 0:
+        front = B.highest(x) + 1
+        if front < s[S.S_CTHULHU] and (free >> front) & 1:
+            q = front
     s[S.S_OCC + p] |= 1 << q
     s[S.S_RESERVE + p] -= 1
     close_gaps(ip, s)

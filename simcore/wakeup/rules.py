@@ -129,8 +129,11 @@ def step(ip, fp, s, h, rng, action, ev, evn):
     p = s[SEAT]
     a = action
     if d == S.D_ACTION:
+        if a == S.A_STOP and frame_get(s, 1) == 1:
+            s[S.S_FORCED] += 1  # no action this turn (may_pass): a deadlock round counts it
+        else:
+            s[S.S_FORCED] = 0  # someone acted
         frame_set(s, 1, 0)
-        s[S.S_FORCED] = 0  # someone could act
         if a == S.A_STOP:
             B.log(ev, evn, S.EV_PASS, p, 1, 0, 0, 0, 0, 0)
             frame_set(s, 0, T.T_END)
@@ -197,8 +200,8 @@ def step(ip, fp, s, h, rng, action, ev, evn):
             CD.use_object(ip, s, p, S.O_RAN_TEGOTH, 2, ev, evn)
             frame_pop(s)
             if B.is_solo(ip):
-                B.log(ev, evn, S.EV_RAN_TEGOTH, p, amount, amount, 0, 0, 0, 0)
-                SO.solo_move(ip, s, 0, amount, 2, ev, evn)
+                B.log(ev, evn, S.EV_RAN_TEGOTH, p, amount, amount, 1, 0, 0, 0)
+                SO.solo_move(ip, s, 0, amount, 4, ev, evn)
             else:
                 placed = L.place_tokens(ip, s, p, amount, 2, ev, evn)
                 s[S.S_RT_TOKENS] += placed
@@ -213,6 +216,16 @@ def step(ip, fp, s, h, rng, action, ev, evn):
             B.log(ev, evn, S.EV_RLYEH, p, 3, 0, 0, 0, 0, 0)
         else:
             frame_set(s, 0, frame_get(s, 0) + 1)
+    elif d == S.D_YUG_PLACE:
+        if a == S.A_YES:
+            CU.yuggoth_place(ip, s, ev, evn)
+        else:
+            CU.yuggoth_decline(s)
+    elif d == S.D_YUG_REPLACE:
+        if a == S.A_SWAP_STOP:
+            frame_set(s, 4, 0)
+        else:
+            CU.yuggoth_replace(ip, s, a, ev, evn)
     elif d == S.D_STAKE:
         if a == S.A_RLYEH:
             CD.use_object(ip, s, p, S.O_RLYEH, 4, ev, evn)

@@ -88,8 +88,8 @@ def run_solo_cthulhu(ip, s, h, rng, ev, evn):
     s[S.S_CTHULHU_MOVES] += moved
     solo_move(ip, s, 1, moved, 0, ev, evn)
     frame_set(s, 0, 1)
-    if s[OUTCOME] == PLAYING and moved > 0:
-        W.push_ran_tegoth(s, moved)
+    if s[OUTCOME] == PLAYING and moved > 0 and ip[S.I_SOLO_RAN_TEGOTH] == 1:
+        W.push_ran_tegoth(s, moved)  # (assumed, switch solo_ran_tegoth: the text has no such use)
     return False
 
 

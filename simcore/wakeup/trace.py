@@ -30,7 +30,7 @@ HOW_RLYEH = ("before the first bid", "instead of a bid", "once all had folded",
 WHY_DRAW = ("replenishes", "draws (Spell)", "searches")
 WHY_PLACE = ("advance", "Yuggoth", "Ran-Tegoth")
 WHY_SWAP = ("Spell", "Yuggoth", "out of tokens")
-WHY_SOLO = ("advance", "swap Spell", "Curse", "Curse duel")
+WHY_SOLO = ("advance", "swap Spell", "Curse", "Curse duel", "Ran-Tegoth")
 
 
 def seat_name(p: int, solo: bool = False) -> str:
@@ -145,6 +145,10 @@ def _event_line(ip, solo, ing, cards, who, e, last_actor) -> str | None:
             return f"    {who(a)} keeps {what} (does not play it now)."
         if b == S.D_SWAP_OWN and c == S.A_SWAP_STOP:
             return f"    {who(a)} swaps no more."
+        if b == S.D_YUG_REPLACE and c == S.A_SWAP_STOP:
+            return f"    {who(a)} replaces no more."
+        if b == S.D_YUG_PLACE and c == S.A_NO:
+            return f"    {who(a)} places no token (Yuggoth)."
         return None
     if code == E.EV_SEARCH:
         return f"    search: value {c / 1e6:.3f} for answer {a} ({b} visits)"
@@ -212,7 +216,12 @@ def _event_line(ip, solo, ing, cards, who, e, last_actor) -> str | None:
     if code == S.EV_RLYEH:
         return f"    {who(a)} plays R'lyeh {HOW_RLYEH[b]}."
     if code == S.EV_RAN_TEGOTH:
+        if d:  # solitaire (switch solo_ran_tegoth): the figure follows Cthulhu's move
+            return f"    {who(a)} plays Ran-Tegoth: the figure moves {b} squares, as Cthulhu did."
         return f"    {who(a)} plays Ran-Tegoth: {b} of {c} tokens."
+    if code == S.EV_REPLACE:
+        return (f"    Yuggoth: {who(c)}'s token on square {b} goes back to the reserve, "
+                f"{who(a)}'s takes its place.")
     if code == S.EV_RETURN:
         return f"    C'thonian returns {who(a)}'s token on square {b} to the reserve."
     if code == S.EV_G_SHUFFLE:
@@ -244,7 +253,7 @@ def _event_line(ip, solo, ing, cards, who, e, last_actor) -> str | None:
     if code == S.EV_PASS:
         return f"  {who(a)} {'stops' if b else 'can do nothing and passes'}."
     if code == S.EV_REFRESH:
-        return (f"  Nobody could do anything for a whole round: the {a} face-up cards are "
+        return (f"  Nobody played an action for a whole round: the {a} face-up cards are "
                 "discarded and their piles reveal new ones.")
     if code == S.EV_CLEAR:
         return f"  {who(a)} discards the four face-up Objects."

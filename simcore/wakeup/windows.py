@@ -14,6 +14,19 @@ from simcore.wakeup import line as L
 from simcore.wakeup import state as S
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def nearest(ip, s, k):
+    """WUC-CJ-5 "the closest one to the player with the turn": the ``k``-th seat asked, the
+    active player being the 0th.  Nearest first counting seats either way round the table;
+    with four players the left neighbour (who plays next) before the right one, the seat
+    opposite last.  By the switch ``object_order = "turn_order"``: clockwise."""
+    n = B.seats_of(ip)
+    off = k
+    if n == 4 and ip[S.I_ORDER_TURN] == 0 and k >= 2:
+        off = 5 - k  # 2 -> the right neighbour (3), 3 -> the seat opposite (2)
+    return (s[S.S_ACTIVE] + off) % n
+
+
 @njit(cache=True, _nrt=False)
 def push_ran_tegoth(s, amount):
     frame_push(s, S.PR_RAN_TEGOTH)
@@ -23,8 +36,9 @@ def push_ran_tegoth(s, amount):
 
 @njit(cache=True, _nrt=False)
 def run_ran_tegoth(ip, s, ev, evn):
-    """WUC-OB-2, WUC-CJ-5: the other players, clockwise from the active one (the nearest
-    first), are offered Ran-Tegoth in turn; the first to play it takes the window."""
+    """WUC-OB-2, WUC-CJ-5: the other players, the nearest to the active one first
+    (``nearest``), are offered Ran-Tegoth in turn; the first to play it takes the window.  In
+    solitaire only by the switch ``solo_ran_tegoth`` (``solo.run_solo_cthulhu``)."""
     n = B.seats_of(ip)
     k = frame_get(s, 1)
     if B.is_solo(ip):
@@ -34,7 +48,7 @@ def run_ran_tegoth(ip, s, ev, evn):
         frame_pop(s)
         return False
     while k < n - 1:
-        p = (s[S.S_ACTIVE] + 1 + k) % n
+        p = nearest(ip, s, 1 + k)
         if CD.can_use(ip, s, p, S.O_RAN_TEGOTH) and s[S.S_RESERVE + p] > 0:
             frame_set(s, 1, k)
             ask(s, p, S.D_RAN_TEGOTH)
@@ -69,7 +83,7 @@ def run_cthonian(ip, s, ev, evn):
     shielded = frame_get(s, 1)
     t = cthonian_targets(ip, s, shielded)
     while k < n:
-        p = (s[S.S_ACTIVE] + k) % n
+        p = nearest(ip, s, k)
         if (s[S.S_OCC + p] & t) != 0 and not (shielded >> p) & 1 and \
                 CD.can_use(ip, s, p, S.O_RLYEH):
             frame_set(s, 0, k)
