@@ -236,3 +236,26 @@ def test_check_command_finds_nothing():
     out = run_cli(["check", "wakeup", "--games", "2000", "--strategy", "random",
                    "--players", "4"])
     assert "violations: 0" in out and "result: ok" in out
+
+
+def test_every_assumed_number_plays_at_both_ends_of_its_plausible_range():
+    """Each ``assumed`` (or ``public``) number's plausible range (rules.toml ``plausible``, or
+    one step each way) is a game the rules accept and play under the checker at either end;
+    an Ingredient count moves with another kind's so that the deck keeps its 64 cards."""
+    rules = GAME.default_rules()
+    counts = [f"ingredients.{k}.count" for k in S.ING_KEYS]
+    tried = 0
+    for key, entry in rules.entries.items():
+        if entry.source == "rulebook" or not entry.numeric or key in ("players", "max_turns"):
+            continue
+        lo, hi = entry.plausible_range()
+        assert lo <= entry.value <= hi
+        for end in {lo, hi} - {entry.value}:
+            over = {key: end, "players": 1 if key.startswith("solo.") else 4}
+            if key in counts:  # the rest of the deck from (or to) another kind
+                other = counts[-1] if key != counts[-1] else counts[0]
+                over[other] = rules[other] - (end - entry.value)
+            result = GAME.check(GAME.configure(over, "heuristic"), games=20, seed=3)
+            assert result["violations"] == 0 and result["stuck"] == 0, (key, end)
+            tried += 1
+    assert tried >= 20
