@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from simcore.engine import DECISION, DEPTH, FRAME_WIDTH, FRAMES, P_SEATS, POLICY_SIG, SEAT, TURN
-from simcore.kernels import popcount
+from simcore.kernels import popcount, rng_uniform
 from simcore.wakeup.base import highest, lowest
 from simcore.wakeup.state import (
     A_ADVANCE,
@@ -144,6 +144,10 @@ HEURISTIC_PARAMS = {
     "min_gain": Param(0.0, -10.0, 10.0, "acts only when its best action is worth more than "
                       "stopping by this"),
     "stake_limit": Param(3.0, 0.0, 20.0, "solitaire: the most cards it sets aside on a Curse"),
+    "noise": Param(0.1, 0.0, 10.0, "varied play: each action's worth gets up to this much more "
+                   "(a token is candle_value), drawn from the strategy's own stream, so near "
+                   "ties fall either way and one deal is played in many ways; 0: one fixed "
+                   "game per deal"),
 }
 _P = param_offsets(HEURISTIC_PARAMS)
 CANDLE = _P["candle_value"]
@@ -161,6 +165,7 @@ RLYEH_STELLARIS = _P["rlyeh_on_stellaris"]
 SWAP_FRONT = _P["swap_front_at"]
 MIN_GAIN = _P["min_gain"]
 STAKE_LIMIT = _P["stake_limit"]
+NOISE = _P["noise"]
 N_PARAMS = len(HEURISTIC_PARAMS)
 
 # worth of each Object bought, in tokens: Ran-Tegoth copies a rival's advance (about two
@@ -753,9 +758,14 @@ def heuristic_decide(ip, fp, s, view, mask, params, rng):
         # a table far past any usual length grows impatient (nothing else changes a table
         # where every player waits): any action is worth more every turn
         dig += IMPATIENCE * max(s[TURN] - PATIENT_TURNS, 0)
+        noise = params[NOISE]
+        if noise > 0.0 and mask[A_STOP]:
+            bv += noise * rng_uniform(rng)
         for a in range(A_STOP):
             if mask[a]:
                 v = action_worth(ip, s, view, params, me, a) + dig
+                if noise > 0.0:
+                    v += noise * rng_uniform(rng)
                 if v > bv:
                     bv = v
                     best = a
