@@ -768,9 +768,9 @@ def bench(
     random-number floor."""
     import numba
 
-    from experiments import rng_floor
     from experiments.runner import set_threads
-    from experiments.strategy_cost import split_line, strategy_cost
+    from experiments.speed import rng_floor
+    from experiments.speed.strategy_cost import split_line, strategy_cost
     from strategies import registry
 
     set_threads(threads, say=True)

@@ -238,7 +238,7 @@ def test_bench_json():
                            "draws_per_playout", "generator_draws_per_s",
                            "floor_playouts_per_s", "floor_ratio"}
     assert sticky["threads"] >= 1
-    # the random-number floor (experiments.rng_floor): draws counted by a counting build
+    # the random-number floor (experiments.speed.rng_floor): draws counted by a counting build
     assert 50 < sticky["draws_per_playout"] < 5000
     assert sticky["floor_playouts_per_s"] == pytest.approx(
         sticky["generator_draws_per_s"] / sticky["draws_per_playout"])
