@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from experiments.outdir import KIND_WORDS, OutDirError, folder_kind, read_manifest
+from experiments.storage.outdir import KIND_WORDS, OutDirError, folder_kind, read_manifest
 
 
 def list_folders(root: str | Path) -> list[dict[str, Any]]:
@@ -112,7 +112,7 @@ def diff_sweeps(a: str | Path, b: str | Path) -> dict[str, Any]:
     from experiments.labels import cell_text, words_of
     from experiments.report import headline, headline_indicator
     from experiments.stats import paired_rate_difference, unpaired_difference
-    from experiments.store import SweepDirError
+    from experiments.storage.store import SweepDirError
     from experiments.sweep import load_sweep
 
     A, B = load_sweep(a), load_sweep(b)

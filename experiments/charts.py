@@ -42,7 +42,7 @@ from experiments.labels import (  # noqa: E402
     words_of,
 )
 from experiments.stats import headline  # noqa: E402
-from experiments.store import atomic_write  # noqa: E402
+from experiments.storage.store import atomic_write  # noqa: E402
 from experiments.text import fmt_value  # noqa: E402
 
 MAX_FIGURES = 6  # per chart kind: beyond this, combinations of further axes are not drawn

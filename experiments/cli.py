@@ -30,9 +30,9 @@ try:  # typer 0.2x vendors its own click; earlier versions use click itself
 except ImportError:  # pragma: no cover - depends on the typer installed
     from click import exceptions as _cx
 
-from experiments.jsonout import json_text
 from experiments.limits import MAX_BENCH_SECONDS, MAX_DASK_LOCAL, MAX_GAMES, MAX_INDEX, MAX_SEED
-from experiments.outdir import OutDirError
+from experiments.storage.jsonout import json_text
+from experiments.storage.outdir import OutDirError
 from simcore.game import DEFAULT_BATCH, Game, GameKind, Shortcut
 from simcore.registry import game_names, get_game
 from simcore.rules_data import RulesError
@@ -384,7 +384,7 @@ def _param_info(prm) -> dict:
 def _claim(out: str | None, kind: str, overwrite: bool) -> tuple[bool, str]:
     """Check ``--out`` before anything is played; (whether the folder was made here, the
     state: "new" or "same")."""
-    from experiments.outdir import claim
+    from experiments.storage.outdir import claim
 
     if out is None:
         return False, "new"
@@ -658,7 +658,7 @@ def tournament(
     from experiments.distributed import ClusterStartError
     from experiments.runner import TooManyGamesError, set_threads
     from experiments.spec import SpecError
-    from experiments.store import SweepDirError
+    from experiments.storage.store import SweepDirError
     from experiments.tournament import run_tournament, tournament_spec
 
     names = [s.strip() for s in strategies.split(",")]

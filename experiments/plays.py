@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.outdir import (
+from experiments.storage.outdir import (
     KIND_WORDS,
     TMP_PREFIX,
     OutDirError,
@@ -48,7 +48,7 @@ from experiments.outdir import (
     read_manifest,
     stamp,
 )
-from experiments.store import parquet_meta, write_json, write_parquet
+from experiments.storage.store import parquet_meta, write_json, write_parquet
 from simcore.game import Config, Game
 
 DEFAULT_CHUNK = 8192
@@ -360,10 +360,10 @@ def request_hash(request: Mapping[str, Any]) -> str:
 def check_folder(out: str | Path, kind: str, request: Mapping[str, Any], *, resume: bool,
                  overwrite: bool) -> None:
     """Refuse, writing nothing, an ``out`` this request may not write: a file, a folder the
-    tool did not write (see :func:`experiments.outdir.claim`), another kind of results without
-    ``overwrite``, results of this kind without ``resume`` or ``overwrite``, or (with
+    tool did not write (see :func:`experiments.storage.outdir.claim`), another kind of results
+    without ``overwrite``, results of this kind without ``resume`` or ``overwrite``, or (with
     ``resume``) results of another request."""
-    from experiments.outdir import folder_kind
+    from experiments.storage.outdir import folder_kind
     from simcore._cache import source_hash
 
     out = Path(out)

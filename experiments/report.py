@@ -31,7 +31,7 @@ from experiments.stats import (
     paired_rate_difference,
 )
 from experiments.stats import headline as stats_headline
-from experiments.store import RULES_COPY, write_csv, write_json, write_parquet, write_text
+from experiments.storage.store import RULES_COPY, write_csv, write_json, write_parquet, write_text
 
 
 # ---- a tiny document model, rendered as Markdown and as HTML ----------------------------

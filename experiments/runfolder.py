@@ -28,8 +28,8 @@ from typing import Any
 
 import pandas as pd
 
-from experiments.outdir import OutDirError, claim, clear, folder_kind, read_manifest, stamp
-from experiments.store import (
+from experiments.storage.outdir import OutDirError, claim, clear, folder_kind, read_manifest, stamp
+from experiments.storage.store import (
     RULES_COPY,
     parquet_meta,
     write_csv,
@@ -99,7 +99,7 @@ def write_run_folder(out: str | Path, kind: str, config: Any, frame: pd.DataFram
                      summary: dict[str, Any], parts: list[dict], rules_text: str | None,
                      overwrite: bool = False, sources: Sequence[str] = ()) -> list[Path]:
     """Write a run (or pool) folder; the folder is claimed first (see
-    :func:`experiments.outdir.claim`)."""
+    :func:`experiments.storage.outdir.claim`)."""
     from simcore._cache import source_hash
 
     out = Path(out)

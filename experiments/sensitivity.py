@@ -330,10 +330,10 @@ class Sensitivity:
         """The results into ``out`` (claimed and holding the plays already): JSON, Parquet,
         CSV, the chart and the report (Markdown and self-contained HTML); the manifest last."""
         from experiments.balance_charts import index_chart, tornado_chart
-        from experiments.jsonout import json_text
         from experiments.plays import finish_folder
         from experiments.report import Doc
-        from experiments.store import write_csv, write_parquet, write_text
+        from experiments.storage.jsonout import json_text
+        from experiments.storage.store import write_csv, write_parquet, write_text
 
         out = Path(out)
         paths = [write_text(out / "sensitivity.json", json_text(self.summary()) + "\n")]

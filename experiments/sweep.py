@@ -33,7 +33,7 @@ from experiments.stats import (
     resolve_figures,
     seat_win_rates,
 )
-from experiments.store import (
+from experiments.storage.store import (
     RULES_COPY,
     SweepDir,
     SweepDirError,
@@ -224,8 +224,8 @@ class SweepResult:
 
 def load_sweep(root: str | Path) -> SweepResult:
     """The results of the sweep in ``root`` (finished cells only, if it is incomplete)."""
-    from experiments.outdir import folder_kind
-    from experiments.store import parquet_meta
+    from experiments.storage.outdir import folder_kind
+    from experiments.storage.store import parquet_meta
 
     d = SweepDir(root)
     if not d.root.exists():
@@ -274,7 +274,7 @@ def write_results(d: SweepDir, results: pd.DataFrame, spec_hash: str) -> None:
 
 def make_manifest(spec: SweepSpec, spec_hash: str) -> dict[str, Any]:
     from experiments.labels import game_words
-    from experiments.outdir import stamp
+    from experiments.storage.outdir import stamp
     from simcore._cache import source_hash
     from simcore.registry import get_game
 
@@ -354,7 +354,7 @@ def run_sweep(
                  "precision target")
     spec_hash = spec.hash()
     manifest = make_manifest(spec, spec_hash)
-    from experiments.outdir import folder_kind
+    from experiments.storage.outdir import folder_kind
 
     d = SweepDir(out)
     if resume == "auto":  # resume our own sweep of this spec, replace our sweep of another

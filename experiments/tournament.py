@@ -234,8 +234,8 @@ def run_tournament(game: str, strategies: Sequence[str], games: int = 2000, seed
 def write_extras(result: TournamentResult, out: Path) -> list[Path]:
     """tournament.json and the ratings chart beside the sweep's own files."""
     from experiments.charts import plt
-    from experiments.jsonout import json_text
-    from experiments.store import atomic_write, write_text
+    from experiments.storage.jsonout import json_text
+    from experiments.storage.store import atomic_write, write_text
 
     paths = [write_text(out / "tournament.json", json_text(result.summary()) + "\n")]
     order = np.argsort(result.ratings)

@@ -293,10 +293,10 @@ class Tuning:
     # ---- files --------------------------------------------------------------------------------
     def write(self, out: str | Path) -> list[Path]:
         from experiments.balance_charts import path_chart, trials_chart
-        from experiments.jsonout import json_text
         from experiments.plays import finish_folder
         from experiments.report import Doc
-        from experiments.store import write_csv, write_parquet, write_text
+        from experiments.storage.jsonout import json_text
+        from experiments.storage.store import write_csv, write_parquet, write_text
 
         out = Path(out)
         paths = self._write_rules(out)
@@ -391,8 +391,8 @@ class Tuning:
         return paths + charts
 
     def _write_rules(self, out: Path) -> list[Path]:
-        from experiments.rulesfile import with_values
-        from experiments.store import write_text
+        from experiments.storage.rulesfile import with_values
+        from experiments.storage.store import write_text
 
         s = self.setting
         file_rules = (s.game.load_rules(s.rules_path) if s.rules_path is not None

@@ -265,7 +265,7 @@ def strict_json(text):
 def test_json_text_writes_nan_and_infinity_as_null():
     import numpy as np
 
-    from experiments.jsonout import json_text
+    from experiments.storage.jsonout import json_text
 
     text = json_text({"a": float("nan"), "b": [np.float64("inf"), -np.inf, np.float32(1.5)],
                       "c": (np.int64(3), np.bool_(True)), "d": np.array([np.nan, 2.0]),

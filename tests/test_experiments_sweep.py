@@ -15,7 +15,7 @@ import pytest
 
 from experiments import load_sweep, run_sweep
 from experiments.spec import load_spec
-from experiments.store import SweepDirError
+from experiments.storage.store import SweepDirError
 
 FIXED = {"title": "fixed", "game": "sticky", "seed": 11, "strategy": "honest",
          "axes": {"players": [2, 3], "curses": [False, True]},
