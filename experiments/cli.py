@@ -306,7 +306,7 @@ def games(
     json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print JSON.")] = False,
 ) -> None:
     """The games, their kind, settings with defaults and sources, and their strategies."""
-    from experiments.text import set_text
+    from experiments.reporting.text import set_text
     from strategies import registry
 
     names = [game] if game else game_names()
@@ -1090,7 +1090,7 @@ def sweep(
 ) -> None:
     """Run a sweep: every combination of the spec's axes, resumable, with a report."""
     from experiments.distributed import ClusterStartError
-    from experiments.report import format_sweep
+    from experiments.reporting.report import format_sweep
     from experiments.runner import TooManyGamesError, set_threads
     from experiments.spec import SpecError, SweepSpec
     from experiments.sweep import run_sweep
@@ -1132,7 +1132,7 @@ def report(
 ) -> None:
     """Rebuild a sweep's report (Markdown, HTML, charts, results.csv) from its saved
     results."""
-    from experiments.report import build_report, format_sweep
+    from experiments.reporting.report import build_report, format_sweep
     from experiments.sweep import load_sweep
 
     try:
@@ -1270,7 +1270,7 @@ def main(
 ) -> None:
     """The main job (`make run`): the Tiny Epic Cthulhu balance sweep (every Great Old One x
     difficulty x player count) with its report."""
-    from experiments.report import format_sweep
+    from experiments.reporting.report import format_sweep
     from experiments.runner import TooManyGamesError
     from experiments.spec import SpecError
     from experiments.sweep import run_sweep

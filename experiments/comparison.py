@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from experiments.reporting.text import set_text, settings_text
 from experiments.runner import RunResult, check_memory, run_config
 from experiments.stats import (
     Difference,
@@ -27,7 +28,6 @@ from experiments.stats import (
     paired_rate_difference,
     wilson,
 )
-from experiments.text import set_text, settings_text
 from simcore.registry import get_game
 
 __all__ = ["Comparison", "Pair", "compare", "set_text", "settings_text"]
@@ -126,8 +126,8 @@ class Comparison:
         manifest that marks the folder as a comparison of this tool.  A folder holding
         anything else is refused (see :func:`experiments.storage.outdir.claim`); a previous
         comparison there is replaced only with ``overwrite``."""
-        from experiments.charts import strategy_bar_chart
-        from experiments.report import Doc
+        from experiments.reporting.charts import strategy_bar_chart
+        from experiments.reporting.report import Doc
         from experiments.storage.jsonout import json_text
         from experiments.storage.outdir import OutDirError, claim, clear, stamp
         from experiments.storage.store import write_json, write_text

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from experiments.reporting.text import settings_text
 from experiments.runner import RunResult, check_memory, run_config
 from experiments.stats import (
     Difference,
@@ -28,7 +29,6 @@ from experiments.stats import (
     paired_rate_difference,
     wilson,
 )
-from experiments.text import settings_text
 from simcore.game import Config, Game
 from simcore.registry import get_game
 from simcore.rules_data import RulesError
@@ -177,7 +177,7 @@ class LadderResult:
 
     def write(self, out: str | Path, overwrite: bool = False) -> list[Path]:
         """ladder.json, a chart and a small report, in a folder claimed as a ladder's."""
-        from experiments.report import Doc
+        from experiments.reporting.report import Doc
         from experiments.storage.jsonout import json_text
         from experiments.storage.outdir import OutDirError, claim, clear, stamp
         from experiments.storage.store import write_json, write_text
@@ -216,7 +216,7 @@ class LadderResult:
 
 
 def ladder_chart(result: LadderResult, path: Path, title: str) -> None:
-    from experiments.charts import plt  # the project's matplotlib, set up for files
+    from experiments.reporting.charts import plt  # the project's matplotlib, set up for files
     from experiments.storage.store import atomic_write
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0), constrained_layout=True)

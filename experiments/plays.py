@@ -343,7 +343,7 @@ class Plays:
 
 
 def _plain(v: Any) -> Any:
-    from experiments.text import python_scalars
+    from experiments.reporting.text import python_scalars
 
     return python_scalars(v)
 
@@ -509,7 +509,7 @@ class Setting:
                 "strategy": self.config.strategy.name, "rules_sha256": rules_sha}
 
     def settings_text(self) -> str:
-        from experiments.text import settings_text
+        from experiments.reporting.text import settings_text
 
         text = settings_text(self.config.changed()) or "defaults"
         if self.rules_path is not None:

@@ -247,7 +247,7 @@ def format_summary(summary: dict) -> str:
         f"{seeds}",
     ]
     if "settings" in summary:  # what was run, so a pasted result says it
-        from experiments.text import settings_text
+        from experiments.reporting.text import settings_text
 
         lines.append("  settings: " + (settings_text(summary["settings"]) or "defaults")
                      + f"  (rules data: {summary['rules_file']})")

@@ -329,9 +329,9 @@ class Sensitivity:
     def write(self, out: str | Path, top: int | None = 20) -> list[Path]:
         """The results into ``out`` (claimed and holding the plays already): JSON, Parquet,
         CSV, the chart and the report (Markdown and self-contained HTML); the manifest last."""
-        from experiments.balance_charts import index_chart, tornado_chart
         from experiments.plays import finish_folder
-        from experiments.report import Doc
+        from experiments.reporting.balance_charts import index_chart, tornado_chart
+        from experiments.reporting.report import Doc
         from experiments.storage.jsonout import json_text
         from experiments.storage.store import write_csv, write_parquet, write_text
 

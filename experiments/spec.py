@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.limits import MAX_GAMES, MAX_SEED
-from experiments.text import fmt_value, python_scalars
+from experiments.reporting.text import fmt_value, python_scalars
 from simcore.rules_data import RulesError
 
 _python_scalars = python_scalars  # (the name other modules used)

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from experiments.reporting.text import fmt_value
 from experiments.spec import Cell, SweepSpec, load_spec
 from experiments.stats import (
     half_width,
@@ -42,7 +43,6 @@ from experiments.storage.store import (
     write_json,
     write_parquet,
 )
-from experiments.text import fmt_value
 
 DEFAULT_CHUNK = 8192
 FORMAT = 1
@@ -273,7 +273,7 @@ def write_results(d: SweepDir, results: pd.DataFrame, spec_hash: str) -> None:
 
 
 def make_manifest(spec: SweepSpec, spec_hash: str) -> dict[str, Any]:
-    from experiments.labels import game_words
+    from experiments.reporting.labels import game_words
     from experiments.storage.outdir import stamp
     from simcore._cache import source_hash
     from simcore.registry import get_game
@@ -483,7 +483,7 @@ def _play(spec: SweepSpec, d: SweepDir, spec_hash: str, manifest: dict, fresh: b
     write_json(d.root / "run.json", run_info)
     result = SweepResult(d.root, d.read_manifest() or manifest, results, run_info)
     if report:
-        from experiments.report import build_report
+        from experiments.reporting.report import build_report
 
         build_report(result)
     return result

@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from experiments.reporting.text import settings_text
 from experiments.stats import Rate, wilson
-from experiments.text import settings_text
 from simcore.registry import get_game
 from simcore.rules_data import RulesError
 
@@ -233,7 +233,7 @@ def run_tournament(game: str, strategies: Sequence[str], games: int = 2000, seed
 
 def write_extras(result: TournamentResult, out: Path) -> list[Path]:
     """tournament.json and the ratings chart beside the sweep's own files."""
-    from experiments.charts import plt
+    from experiments.reporting.charts import plt
     from experiments.storage.jsonout import json_text
     from experiments.storage.store import atomic_write, write_text
 

@@ -205,7 +205,7 @@ class Tuning:
                             self.setting.rules)
 
     def set_line(self, lv: Level | None = None) -> str:
-        from experiments.text import set_text
+        from experiments.reporting.text import set_text
 
         values = self.level_values(lv) if lv is not None else self.key_values()
         return " ".join(f"--set {k}={set_text(v)}" for k, v in values.items())
@@ -292,9 +292,9 @@ class Tuning:
 
     # ---- files --------------------------------------------------------------------------------
     def write(self, out: str | Path) -> list[Path]:
-        from experiments.balance_charts import path_chart, trials_chart
         from experiments.plays import finish_folder
-        from experiments.report import Doc
+        from experiments.reporting.balance_charts import path_chart, trials_chart
+        from experiments.reporting.report import Doc
         from experiments.storage.jsonout import json_text
         from experiments.storage.store import write_csv, write_parquet, write_text
 

@@ -286,7 +286,7 @@ def test_report_drops_what_the_sweep_no_longer_makes(tmp_path):
 def test_report_keeps_comparisons_whose_playouts_are_gone(tmp_path):
     """Without the playout files a rebuilt report cannot recompute the paired comparisons:
     it keeps the saved ones (and their chart) rather than dropping them."""
-    from experiments.report import build_report
+    from experiments.reporting.report import build_report
 
     out = tmp_path / "s"
     run_sweep(dict(FIXED, games={"per_cell": 500}), out)
@@ -299,7 +299,7 @@ def test_report_keeps_comparisons_whose_playouts_are_gone(tmp_path):
 
 
 def test_report_of_a_sweep_with_no_finished_cell_is_refused(tmp_path):
-    from experiments.report import build_report
+    from experiments.reporting.report import build_report
 
     out = tmp_path / "early"
     interrupt_after(dict(FIXED, games={"per_cell": 500}), out, 1)
