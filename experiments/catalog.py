@@ -111,9 +111,9 @@ def diff_sweeps(a: str | Path, b: str | Path) -> dict[str, Any]:
     in B and the difference B - A with its 95% interval (paired where the seeds agree)."""
     from experiments.reporting.labels import cell_text, words_of
     from experiments.reporting.report import headline, headline_indicator
+    from experiments.running.sweep import load_sweep
     from experiments.stats import paired_rate_difference, unpaired_difference
     from experiments.storage.store import SweepDirError
-    from experiments.sweep import load_sweep
 
     A, B = load_sweep(a), load_sweep(b)
     if A.game != B.game:

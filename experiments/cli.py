@@ -30,7 +30,13 @@ try:  # typer 0.2x vendors its own click; earlier versions use click itself
 except ImportError:  # pragma: no cover - depends on the typer installed
     from click import exceptions as _cx
 
-from experiments.limits import MAX_BENCH_SECONDS, MAX_DASK_LOCAL, MAX_GAMES, MAX_INDEX, MAX_SEED
+from experiments.running.limits import (
+    MAX_BENCH_SECONDS,
+    MAX_DASK_LOCAL,
+    MAX_GAMES,
+    MAX_INDEX,
+    MAX_SEED,
+)
 from experiments.storage.jsonout import json_text
 from experiments.storage.outdir import OutDirError
 from simcore.game import DEFAULT_BATCH, Game, GameKind, Shortcut
@@ -428,8 +434,13 @@ def run(
     shortcuts: dict | None = None,
 ) -> None:
     """Play one configuration and report win rates with 95% intervals."""
-    from experiments.runfolder import save_run
-    from experiments.runner import TooManyGamesError, format_summary, run_config, set_threads
+    from experiments.running.runfolder import save_run
+    from experiments.running.runner import (
+        TooManyGamesError,
+        format_summary,
+        run_config,
+        set_threads,
+    )
 
     try:
         get_game(game)
@@ -475,7 +486,7 @@ def trace(
     shortcuts: dict | None = None,
 ) -> None:
     """Replay one game (playout INDEX of run SEED) turn by turn, in plain words."""
-    from experiments.runner import announce_compile
+    from experiments.running.runner import announce_compile
 
     try:
         g = get_game(game)
@@ -510,8 +521,8 @@ def compare(
     shortcuts: dict | None = None,
 ) -> None:
     """Play each strategy on the same seeds: win rates and paired differences."""
-    from experiments.comparison import compare as run_compare
-    from experiments.runner import TooManyGamesError, set_threads
+    from experiments.running.comparison import compare as run_compare
+    from experiments.running.runner import TooManyGamesError, set_threads
 
     names = [s.strip() for s in strategies.split(",")]
     if any(not s for s in names):
@@ -523,7 +534,7 @@ def compare(
     except (RulesError, KeyError) as exc:
         fail(message(exc))
     try:  # every strategy and setting is checked before --out is touched
-        from experiments.comparison import check_strategies
+        from experiments.running.comparison import check_strategies
 
         check_strategies(game, names, overrides, rules)
     except (RulesError, KeyError) as exc:
@@ -588,7 +599,7 @@ def ladder(
     """A strength ladder: random, each strategy, then search at rising budgets, on the same
     playouts, with paired differences between rungs ("does more thinking still help?")."""
     from experiments.ladder import default_rungs, run_ladder
-    from experiments.runner import TooManyGamesError, set_threads
+    from experiments.running.runner import TooManyGamesError, set_threads
 
     budget_list = _int_list(budgets, "--budgets")
     try:
@@ -655,9 +666,9 @@ def tournament(
 ) -> None:
     """Every seating of the strategies (seats rotated), a win matrix with intervals and
     Bradley-Terry ratings (choix) with 95% bootstrap intervals."""
-    from experiments.distributed import ClusterStartError
-    from experiments.runner import TooManyGamesError, set_threads
-    from experiments.spec import SpecError
+    from experiments.running.distributed import ClusterStartError
+    from experiments.running.runner import TooManyGamesError, set_threads
+    from experiments.running.spec import SpecError
     from experiments.storage.store import SweepDirError
     from experiments.tournament import run_tournament, tournament_spec
 
@@ -707,7 +718,7 @@ def check(
     shortcuts: dict | None = None,
 ) -> None:
     """Play games under the game's rules checker; exit 1 on any violation or stuck game."""
-    from experiments.runner import announce_compile, progress_bar, set_threads
+    from experiments.running.runner import announce_compile, progress_bar, set_threads
 
     try:
         g = get_game(game)
@@ -768,7 +779,7 @@ def bench(
     random-number floor."""
     import numba
 
-    from experiments.runner import set_threads
+    from experiments.running.runner import set_threads
     from experiments.speed import rng_floor
     from experiments.speed.strategy_cost import split_line, strategy_cost
     from strategies import registry
@@ -878,10 +889,10 @@ ResumeOpt = Annotated[bool, typer.Option(metavar="",
 
 
 def _balance_errors():
-    from experiments.distributed import ClusterStartError
     from experiments.knobs import KnobError
     from experiments.metrics import MetricError
-    from experiments.runner import TooManyGamesError
+    from experiments.running.distributed import ClusterStartError
+    from experiments.running.runner import TooManyGamesError
 
     return (RulesError, KeyError, KnobError, MetricError, OutDirError, TooManyGamesError,
             ClusterStartError)
@@ -902,7 +913,7 @@ def _balance_prelude(game: str, set_: list[str] | None, shortcuts: dict | None,
         overrides = shortcut_overrides(game, set_, shortcuts)
     except (RulesError, KeyError) as exc:
         fail(message(exc))
-    from experiments.runner import set_threads
+    from experiments.running.runner import set_threads
 
     set_threads(threads, say=True)
     return overrides
@@ -1089,11 +1100,11 @@ def sweep(
         help="Skip the report.")] = False,
 ) -> None:
     """Run a sweep: every combination of the spec's axes, resumable, with a report."""
-    from experiments.distributed import ClusterStartError
     from experiments.reporting.report import format_sweep
-    from experiments.runner import TooManyGamesError, set_threads
-    from experiments.spec import SpecError, SweepSpec
-    from experiments.sweep import run_sweep
+    from experiments.running.distributed import ClusterStartError
+    from experiments.running.runner import TooManyGamesError, set_threads
+    from experiments.running.spec import SpecError, SweepSpec
+    from experiments.running.sweep import run_sweep
 
     if scheduler and dask_local:
         fail("give --scheduler or --dask-local, not both")
@@ -1133,7 +1144,7 @@ def report(
     """Rebuild a sweep's report (Markdown, HTML, charts, results.csv) from its saved
     results."""
     from experiments.reporting.report import build_report, format_sweep
-    from experiments.sweep import load_sweep
+    from experiments.running.sweep import load_sweep
 
     try:
         result = load_sweep(folder)
@@ -1167,8 +1178,8 @@ def pool(
 ) -> None:
     """Pool runs of the same settings played with different seeds into one run (refusing
     runs that share playouts or differ in settings)."""
-    from experiments.runfolder import pool_runs
-    from experiments.runner import TooManyGamesError, format_summary
+    from experiments.running.runfolder import pool_runs
+    from experiments.running.runner import TooManyGamesError, format_summary
 
     if any(Path(r).resolve() == Path(out).resolve() for r in runs):
         fail(f"--out {out}: is one of the runs being pooled; give a new folder")
@@ -1230,7 +1241,7 @@ def order(
     95% intervals of neighbours apart, in every combination of the other axes): every cell,
     every verdict; exit 1 when a claim fails."""
     from experiments import order as od
-    from experiments.sweep import load_sweep
+    from experiments.running.sweep import load_sweep
 
     try:
         result = load_sweep(folder)
@@ -1271,9 +1282,9 @@ def main(
     """The main job (`make run`): the Tiny Epic Cthulhu balance sweep (every Great Old One x
     difficulty x player count) with its report."""
     from experiments.reporting.report import format_sweep
-    from experiments.runner import TooManyGamesError
-    from experiments.spec import SpecError
-    from experiments.sweep import run_sweep
+    from experiments.running.runner import TooManyGamesError
+    from experiments.running.spec import SpecError
+    from experiments.running.sweep import run_sweep
 
     spec = Path(__file__).with_name("specs") / TEC_SPEC
     try:

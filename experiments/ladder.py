@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from experiments.reporting.text import settings_text
-from experiments.runner import RunResult, check_memory, run_config
+from experiments.running.runner import RunResult, check_memory, run_config
 from experiments.stats import (
     Difference,
     Rate,

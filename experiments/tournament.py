@@ -202,8 +202,8 @@ def run_tournament(game: str, strategies: Sequence[str], games: int = 2000, seed
     the strategies; the Python twin of ``cthulhu-sim tournament``."""
     import tempfile
 
-    from experiments.spec import SweepSpec
-    from experiments.sweep import run_sweep
+    from experiments.running.spec import SweepSpec
+    from experiments.running.sweep import run_sweep
 
     strategies = list(strategies)
     raw = tournament_spec(game, strategies, games, seed, overrides, rules_path)

@@ -27,7 +27,7 @@ level, one value each.
 
 Every answer is then confirmed on fresh playouts the search never saw (indices from 2**40 of
 the same seed) with its 95% interval.  The playouts go through
-:class:`experiments.plays.Plays`: resumable, on this machine or a Dask cluster.
+:class:`experiments.running.plays.Plays`: resumable, on this machine or a Dask cluster.
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from experiments.knobs import (
     settings_for,
 )
 from experiments.metrics import Estimate, Metric, MetricError, parse_metric, parse_target
-from experiments.plays import DEFAULT_CHUNK, Plays, Point, Setting, session
+from experiments.running.plays import DEFAULT_CHUNK, Plays, Point, Setting, session
 from experiments.stats import mean_interval, seat_differences
 from simcore.rules_data import RulesError
 
@@ -292,9 +292,9 @@ class Tuning:
 
     # ---- files --------------------------------------------------------------------------------
     def write(self, out: str | Path) -> list[Path]:
-        from experiments.plays import finish_folder
         from experiments.reporting.balance_charts import path_chart, trials_chart
         from experiments.reporting.report import Doc
+        from experiments.running.plays import finish_folder
         from experiments.storage.jsonout import json_text
         from experiments.storage.store import write_csv, write_parquet, write_text
 
@@ -977,8 +977,8 @@ def run_tune(
 ) -> Tuning | None:
     """The Python twin of ``cthulhu-sim tune``.  Everything is checked before a folder is
     touched; ``check_only`` stops there."""
-    from experiments.limits import MAX_GAMES, MAX_SEED
-    from experiments.runner import check_memory
+    from experiments.running.limits import MAX_GAMES, MAX_SEED
+    from experiments.running.runner import check_memory
 
     if not vary:
         raise KnobError("--vary: give the key to tune (repeat --vary for several)")
@@ -1051,7 +1051,7 @@ def run_tune(
             raise KnobError(f"--target {lv.name}: the level's setting is refused ({p_err})")
         searches_checked.append(s)
     if out is not None:
-        from experiments.plays import check_folder
+        from experiments.running.plays import check_folder
 
         check_folder(out, "tune", request, resume=resume, overwrite=overwrite)
     if check_only:

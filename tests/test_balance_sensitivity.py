@@ -76,7 +76,7 @@ def test_assumed_keys_are_flagged_in_the_json():
 
 
 def test_globs_lists_and_item_names():
-    from experiments.plays import Setting
+    from experiments.running.plays import Setting
 
     rules = Setting.of("coin").rules
     assert [k.name for k in select(rules, ["ladder"])] == ["ladder[0]", "ladder[1]"]

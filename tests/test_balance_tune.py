@@ -8,8 +8,8 @@ import pytest
 
 from experiments.knobs import KnobError
 from experiments.metrics import MetricError
-from experiments.plays import Setting
-from experiments.runner import run
+from experiments.running.plays import Setting
+from experiments.running.runner import run
 from experiments.tune import CONFIRM_START, run_tune
 from tests.balance_support import toy_games  # noqa: F401  (a fixture)
 from tests.cli_support import invoke

@@ -371,7 +371,7 @@ def test_compare_prints_settings_as_set_takes_them():
                                    ["expert", "beginner"], [1, 2], "Play, then sing",
                                    ["a,b", "c"], "true", "3"])
 def test_set_text_reads_back(value):
-    from experiments.comparison import set_text
+    from experiments.running.comparison import set_text
     from simcore.rules_data import parse_text_value
 
     assert parse_text_value(set_text(value)) == value
@@ -445,7 +445,7 @@ def test_help_names_what_each_option_takes():
 
 
 def test_a_run_too_big_for_memory_is_refused_before_playing(monkeypatch):
-    import experiments.runner as runner
+    import experiments.running.runner as runner
 
     monkeypatch.setattr(runner, "available_memory", lambda: 1_000_000_000)  # 1 GB
     r = invoke("run", "sticky", "--games", 10_000_000, "-q")
@@ -460,7 +460,7 @@ def test_a_run_too_big_for_memory_is_refused_before_playing(monkeypatch):
 
 
 def test_memory_is_not_checked_where_it_cannot_be_read(monkeypatch):
-    import experiments.runner as runner
+    import experiments.running.runner as runner
 
     monkeypatch.setattr(runner, "available_memory", lambda: None)
     runner.check_memory(get_game("sticky"), 10**15)  # no error: nothing to compare with
@@ -469,7 +469,7 @@ def test_memory_is_not_checked_where_it_cannot_be_read(monkeypatch):
 def test_available_memory_reads_this_machine():
     import os
 
-    from experiments.runner import available_memory
+    from experiments.running.runner import available_memory
 
     avail = available_memory()
     if os.path.exists("/proc/meminfo"):  # Linux: always a figure
@@ -479,7 +479,7 @@ def test_available_memory_reads_this_machine():
 
 
 def test_available_memory_takes_a_lower_container_limit(monkeypatch):
-    import experiments.runner as runner
+    import experiments.running.runner as runner
 
     files = {"/sys/fs/cgroup/memory.max": 3_000_000_000,
              "/sys/fs/cgroup/memory.current": 1_000_000_000}

@@ -164,7 +164,7 @@ def test_the_bundled_calibration_spec_and_its_committed_report():
     from pathlib import Path
 
     import experiments
-    from experiments.spec import SweepSpec
+    from experiments.running.spec import SweepSpec
 
     root = Path(experiments.__file__).parent.parent
     spec = SweepSpec.load(root / "experiments" / "specs" / "tec-calibration.toml")

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from experiments import load_sweep, run_sweep
-from experiments.spec import SweepSpec
+from experiments.running.spec import SweepSpec
 from experiments.storage.outdir import OutDirError, claim, folder_kind
 from experiments.storage.store import SweepDirError, parquet_meta
 from tests.cli_support import invoke

@@ -246,7 +246,7 @@ def test_search_strategies_as_a_sweep_axis_with_their_own_settings(tmp_path):
     result = run_sweep(spec, tmp_path / "s", report=False)
     assert list(result.results["strategy"]) == ["flat_mc", "mcts"]
     assert (result.results["mean_searches"] > 0).all()
-    from experiments.spec import SpecError
+    from experiments.running.spec import SpecError
 
     with pytest.raises(SpecError, match="iterations"):
         run_sweep({**spec, "strategy": ["heuristic", "mcts"]}, tmp_path / "t", report=False)

@@ -85,7 +85,7 @@ def flat_figures(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def _report_text(summary: dict[str, Any], kind: str, parts: list[dict]) -> str:
-    from experiments.runner import format_summary
+    from experiments.running.runner import format_summary
 
     what = "A run" if kind == "run" else f"A pool of {len(parts)} runs"
     seeds = ", ".join(f"seed {p['seed']} playouts {p['start']:,}-{p['end'] - 1:,}"
@@ -179,7 +179,7 @@ def _overlap(a: dict, b: dict) -> bool:
 def pool_runs(sources: Sequence[str | Path], out: str | Path, overwrite: bool = False
               ) -> dict[str, Any]:
     """Join runs into one (``cthulhu-sim pool``); returns the pooled summary."""
-    from experiments.runner import check_memory, summarize
+    from experiments.running.runner import check_memory, summarize
     from simcore.registry import get_game
 
     if len(sources) < 2:

@@ -165,7 +165,7 @@ def run_config(config: Config, games: int, seed: int, threads: int | None = None
                announce: bool | str = False) -> RunResult:
     """``announce``: print a line on stderr before compiling (a string names what compiles;
     the game's name otherwise)."""
-    from experiments.limits import MAX_SEED
+    from experiments.running.limits import MAX_SEED
 
     if games < 1:
         raise ValueError("games must be at least 1")

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 
 from experiments.reporting.text import fmt_value
-from experiments.spec import Cell, SweepSpec, load_spec
+from experiments.running.spec import Cell, SweepSpec, load_spec
 from experiments.stats import (
     half_width,
     length_distribution,
@@ -345,7 +345,7 @@ def run_sweep(
     # a cell's records are held while it plays (its rounds and their join, then a frame of
     # them for the summary: two copies at the peak; measured about 310 bytes a Sticky game),
     # one cell at a time on this machine
-    from experiments.runner import check_memory
+    from experiments.running.runner import check_memory
     from simcore.registry import get_game
 
     check_memory(get_game(spec.game),
@@ -401,7 +401,7 @@ def _play(spec: SweepSpec, d: SweepDir, spec_hash: str, manifest: dict, fresh: b
     local = not (scheduler or dask_local)
     t_warm = time.perf_counter()
     if local:
-        from experiments.runner import set_threads
+        from experiments.running.runner import set_threads
 
         set_threads(threads)
         warmed = set()
@@ -511,7 +511,7 @@ def _run_local(spec, runs, tasks, handle) -> None:
 
 
 def _run_dask(spec, runs, tasks, handle, scheduler, dask_local) -> int:
-    from experiments.distributed import CellSetup, play_tasks
+    from experiments.running.distributed import CellSetup, play_tasks
 
     setups = {idx: CellSetup.of(spec.game, r.cell.overrides, r.cell.strategy, spec.rules_text)
               for idx, r in runs.items()}
