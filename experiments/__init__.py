@@ -47,12 +47,12 @@ _EXPORTS = {
     "baseline_comparisons": "experiments.reporting.report",
     "save_run": "experiments.running.runfolder",
     "pool_runs": "experiments.running.runfolder",
-    "list_folders": "experiments.catalog",
-    "diff_sweeps": "experiments.catalog",
-    "run_sensitivity": "experiments.sensitivity",
-    "Sensitivity": "experiments.sensitivity",
-    "run_tune": "experiments.tune",
-    "Tuning": "experiments.tune",
+    "list_folders": "experiments.analysis.catalog",
+    "diff_sweeps": "experiments.analysis.catalog",
+    "run_sensitivity": "experiments.analysis.sensitivity",
+    "Sensitivity": "experiments.analysis.sensitivity",
+    "run_tune": "experiments.analysis.tune",
+    "Tuning": "experiments.analysis.tune",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -598,7 +598,7 @@ def ladder(
 ) -> None:
     """A strength ladder: random, each strategy, then search at rising budgets, on the same
     playouts, with paired differences between rungs ("does more thinking still help?")."""
-    from experiments.ladder import default_rungs, run_ladder
+    from experiments.analysis.ladder import default_rungs, run_ladder
     from experiments.running.runner import TooManyGamesError, set_threads
 
     budget_list = _int_list(budgets, "--budgets")
@@ -606,7 +606,7 @@ def ladder(
         g = get_game(game)
         overrides = shortcut_overrides(game, set_, shortcuts)
         rungs = default_rungs(g.name, budget_list, search)
-        from experiments.ladder import rung_config
+        from experiments.analysis.ladder import rung_config
 
         for r in rungs:  # every rung checked before anything is played or written
             rung_config(g, r, overrides, rules, seat, field_ or g.default_strategy)
@@ -666,11 +666,11 @@ def tournament(
 ) -> None:
     """Every seating of the strategies (seats rotated), a win matrix with intervals and
     Bradley-Terry ratings (choix) with 95% bootstrap intervals."""
+    from experiments.analysis.tournament import run_tournament, tournament_spec
     from experiments.running.distributed import ClusterStartError
     from experiments.running.runner import TooManyGamesError, set_threads
     from experiments.running.spec import SpecError
     from experiments.storage.store import SweepDirError
-    from experiments.tournament import run_tournament, tournament_spec
 
     names = [s.strip() for s in strategies.split(",")]
     if any(not s for s in names):
@@ -889,8 +889,8 @@ ResumeOpt = Annotated[bool, typer.Option(metavar="",
 
 
 def _balance_errors():
-    from experiments.knobs import KnobError
-    from experiments.metrics import MetricError
+    from experiments.analysis.knobs import KnobError
+    from experiments.analysis.metrics import MetricError
     from experiments.running.distributed import ClusterStartError
     from experiments.running.runner import TooManyGamesError
 
@@ -990,7 +990,7 @@ def sensitivity(
 ) -> None:
     """Which numbers of the rules move the balance most: each key a step down and up on the
     same playouts (or Morris / Sobol' over ranges), ranked, with paired 95% intervals."""
-    from experiments.sensitivity import run_sensitivity
+    from experiments.analysis.sensitivity import run_sensitivity
 
     overrides = _balance_prelude(game, set_, shortcuts, scheduler, dask_local, resume,
                                  overwrite, out, threads)
@@ -1054,7 +1054,7 @@ def tune(
 ) -> None:
     """What value hits a target: a bisection on one key (an optimiser on several) over the
     same playouts, the answer confirmed on fresh games with its 95% interval."""
-    from experiments.tune import run_tune
+    from experiments.analysis.tune import run_tune
 
     overrides = _balance_prelude(game, set_, shortcuts, scheduler, dask_local, resume,
                                  overwrite, out, threads)
@@ -1199,7 +1199,7 @@ def list_(
 ) -> None:
     """The results under a folder: every sweep, comparison, run and pool, with its game,
     cells, games and date."""
-    from experiments.catalog import format_listing, list_folders
+    from experiments.analysis.catalog import format_listing, list_folders
 
     try:
         rows = list_folders(folder)
@@ -1216,7 +1216,7 @@ def diff(
 ) -> None:
     """Two sweeps of the same game cell by cell (B minus A), paired where they share seeds:
     e.g. a rules variant against the default."""
-    from experiments.catalog import diff_sweeps, format_diff
+    from experiments.analysis.catalog import diff_sweeps, format_diff
 
     try:
         d = diff_sweeps(a, b)
@@ -1240,7 +1240,7 @@ def order(
     """Check a sweep against claimed orders (the rate falls along an axis's values, with the
     95% intervals of neighbours apart, in every combination of the other axes): every cell,
     every verdict; exit 1 when a claim fails."""
-    from experiments import order as od
+    from experiments.analysis import order as od
     from experiments.running.sweep import load_sweep
 
     try:

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.knobs import KnobError, select
-from experiments.sensitivity import run_sensitivity
+from experiments.analysis.knobs import KnobError, select
+from experiments.analysis.sensitivity import run_sensitivity
 from tests.balance_support import Coin, toy_games  # noqa: F401  (a fixture)
 from tests.cli_support import invoke
 

@@ -1,12 +1,12 @@
-"""Claims of order on a sweep (experiments/order.py, `cthulhu-sim order`): the checking logic
-on a small made-up table, and the command on a real (small) sweep."""
+"""Claims of order on a sweep (experiments/analysis/order.py, `cthulhu-sim order`): the checking
+logic on a small made-up table, and the command on a real (small) sweep."""
 
 import json
 
 import pandas as pd
 import pytest
 
-from experiments import order as od
+from experiments.analysis import order as od
 from tests.cli_support import invoke
 
 AXES = {"goo": ["a", "b", "c"], "difficulty": ["normal", "hard"], "players": [1, 2]}

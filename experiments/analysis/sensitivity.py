@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.knobs import (
+from experiments.analysis.knobs import (
     Knob,
     KnobError,
     apply_bounds,
@@ -43,7 +43,7 @@ from experiments.knobs import (
     settings_for,
     value_text,
 )
-from experiments.metrics import Estimate, Metric, parse_metric
+from experiments.analysis.metrics import Estimate, Metric, parse_metric
 from experiments.running.plays import DEFAULT_CHUNK, Plays, Setting, session
 from experiments.stats import Difference
 from simcore.rules_data import RulesError

@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.knobs import (
+from experiments.analysis.knobs import (
     Knob,
     KnobError,
     apply_bounds,
@@ -49,7 +49,7 @@ from experiments.knobs import (
     parse_bounds,
     settings_for,
 )
-from experiments.metrics import Estimate, Metric, MetricError, parse_metric, parse_target
+from experiments.analysis.metrics import Estimate, Metric, MetricError, parse_metric, parse_target
 from experiments.running.plays import DEFAULT_CHUNK, Plays, Point, Setting, session
 from experiments.stats import mean_interval, seat_differences
 from simcore.rules_data import RulesError
@@ -470,7 +470,7 @@ def parse_targets(text: str, setting: Setting, metric_text: str | None
                               f"is the largest seat gap), so --metric {metric_text} does not "
                               "apply")
         if g.seats(setting.rules) == 2:  # equal chances: one seat minus the other at 0
-            from experiments.metrics import seat_pair
+            from experiments.analysis.metrics import seat_pair
 
             return seat_pair(setting.config), True, None, [(None, 0.0)]
         return parse_metric("gap", setting.config), True, None, [(None, 0.0)]
