@@ -20,12 +20,7 @@ from typing import Annotated
 import typer
 
 from experiments.cli import balance, bench, games, play, strength, sweeps
-from experiments.cli.common import (
-    OneLineErrors,
-    shortcut_table,
-    shortcuts_epilog,
-    with_shortcuts,
-)
+from experiments.cli.common import OneLineErrors, shortcut_table, shortcuts_epilog, with_shortcuts
 
 app = typer.Typer(
     cls=OneLineErrors,

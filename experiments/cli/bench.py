@@ -7,11 +7,7 @@ from typing import Annotated
 
 import typer
 
-from experiments.cli.common import (
-    ThreadsOpt,
-    check_seconds,
-    fail,
-)
+from experiments.cli.common import ThreadsOpt, check_seconds, fail
 from experiments.running.limits import MAX_BENCH_SECONDS
 from experiments.storage.jsonout import json_text
 from simcore.game import DEFAULT_BATCH

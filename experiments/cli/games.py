@@ -8,10 +8,7 @@ from typing import Annotated
 
 import typer
 
-from experiments.cli.common import (
-    fail,
-    message,
-)
+from experiments.cli.common import fail, message
 from experiments.storage.jsonout import json_text
 from simcore.game import GameKind
 from simcore.registry import game_names, get_game
