@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from experiments.text import fmt_value
+from experiments.reporting.text import fmt_value
 
 # outcomes most games share, in words
 GENERIC_OUTCOMES = {

@@ -28,8 +28,8 @@ from typing import Any
 
 import pandas as pd
 
-from experiments.outdir import OutDirError, claim, clear, folder_kind, read_manifest, stamp
-from experiments.store import (
+from experiments.storage.outdir import OutDirError, claim, clear, folder_kind, read_manifest, stamp
+from experiments.storage.store import (
     RULES_COPY,
     parquet_meta,
     write_csv,
@@ -85,7 +85,7 @@ def flat_figures(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def _report_text(summary: dict[str, Any], kind: str, parts: list[dict]) -> str:
-    from experiments.runner import format_summary
+    from experiments.running.runner import format_summary
 
     what = "A run" if kind == "run" else f"A pool of {len(parts)} runs"
     seeds = ", ".join(f"seed {p['seed']} playouts {p['start']:,}-{p['end'] - 1:,}"
@@ -99,7 +99,7 @@ def write_run_folder(out: str | Path, kind: str, config: Any, frame: pd.DataFram
                      summary: dict[str, Any], parts: list[dict], rules_text: str | None,
                      overwrite: bool = False, sources: Sequence[str] = ()) -> list[Path]:
     """Write a run (or pool) folder; the folder is claimed first (see
-    :func:`experiments.outdir.claim`)."""
+    :func:`experiments.storage.outdir.claim`)."""
     from simcore._cache import source_hash
 
     out = Path(out)
@@ -179,7 +179,7 @@ def _overlap(a: dict, b: dict) -> bool:
 def pool_runs(sources: Sequence[str | Path], out: str | Path, overwrite: bool = False
               ) -> dict[str, Any]:
     """Join runs into one (``cthulhu-sim pool``); returns the pooled summary."""
-    from experiments.runner import check_memory, summarize
+    from experiments.running.runner import check_memory, summarize
     from simcore.registry import get_game
 
     if len(sources) < 2:

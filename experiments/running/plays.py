@@ -14,8 +14,8 @@ Asking for playouts a point already has reads them; asking for more plays only t
 missing.  So a run that is killed loses at most the chunks in flight, and running it again
 (``--resume``) picks up every chunk it finished; a search that replays its steps finds them
 all played.  Chunks are played here (numba's threads) or spread over a Dask cluster with the
-sweeps' own task loop (:func:`experiments.distributed.play_tasks`); the records do not depend
-on the chunk size, the machine or the number of workers.
+sweeps' own task loop (:func:`experiments.running.distributed.play_tasks`); the records do not
+depend on the chunk size, the machine or the number of workers.
 
 The folder a balance tool writes holds these plays beside its results; its manifest names the
 request, and ``--resume`` refuses a folder begun for another request, as a sweep's does.
@@ -39,7 +39,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.outdir import (
+from experiments.storage.outdir import (
     KIND_WORDS,
     TMP_PREFIX,
     OutDirError,
@@ -48,7 +48,7 @@ from experiments.outdir import (
     read_manifest,
     stamp,
 )
-from experiments.store import parquet_meta, write_json, write_parquet
+from experiments.storage.store import parquet_meta, write_json, write_parquet
 from simcore.game import Config, Game
 
 DEFAULT_CHUNK = 8192
@@ -142,7 +142,7 @@ class Plays:
         """A Dask client, opened on first use and kept for every later chunk (a search
         plays a few chunks at a time; a cluster per call would start for each)."""
         if self._client is None:
-            from experiments.distributed import dask_client
+            from experiments.running.distributed import dask_client
 
             stack = contextlib.ExitStack()
             client, threads = stack.enter_context(dask_client(self.scheduler, self.dask_local))
@@ -252,7 +252,7 @@ class Plays:
 
         try:
             if self.scheduler or self.dask_local:
-                from experiments.distributed import CellSetup, play_tasks
+                from experiments.running.distributed import CellSetup, play_tasks
 
                 setups = {i: CellSetup.of(self.game.name, p.overrides, self.strategy,
                                           self.rules_text) for i, p in by_index.items()}
@@ -262,7 +262,7 @@ class Plays:
                 play_tasks(setups, tasks, self.seed, handle, self.scheduler, self.dask_local,
                            self._connect())
             else:
-                from experiments.runner import announce_compile, set_threads
+                from experiments.running.runner import announce_compile, set_threads
 
                 set_threads(self.threads)
                 for i, s, n in sorted(tasks):
@@ -343,7 +343,7 @@ class Plays:
 
 
 def _plain(v: Any) -> Any:
-    from experiments.text import python_scalars
+    from experiments.reporting.text import python_scalars
 
     return python_scalars(v)
 
@@ -360,10 +360,10 @@ def request_hash(request: Mapping[str, Any]) -> str:
 def check_folder(out: str | Path, kind: str, request: Mapping[str, Any], *, resume: bool,
                  overwrite: bool) -> None:
     """Refuse, writing nothing, an ``out`` this request may not write: a file, a folder the
-    tool did not write (see :func:`experiments.outdir.claim`), another kind of results without
-    ``overwrite``, results of this kind without ``resume`` or ``overwrite``, or (with
+    tool did not write (see :func:`experiments.storage.outdir.claim`), another kind of results
+    without ``overwrite``, results of this kind without ``resume`` or ``overwrite``, or (with
     ``resume``) results of another request."""
-    from experiments.outdir import folder_kind
+    from experiments.storage.outdir import folder_kind
     from simcore._cache import source_hash
 
     out = Path(out)
@@ -509,7 +509,7 @@ class Setting:
                 "strategy": self.config.strategy.name, "rules_sha256": rules_sha}
 
     def settings_text(self) -> str:
-        from experiments.text import settings_text
+        from experiments.reporting.text import settings_text
 
         text = settings_text(self.config.changed()) or "defaults"
         if self.rules_path is not None:

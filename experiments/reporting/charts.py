@@ -9,7 +9,7 @@ compared, and paired differences when the spec names a baseline (small multiples
 panel per value of a swept setting).  Every chart has a title, labelled axes with units and a
 legend; its caption (the sweep's settings and game count) is printed once, under the chart in
 the report, not inside the image.  Settings and their values are written as the game names
-them (``Yog-Sothoth``, ``Curses on``; see :mod:`experiments.labels`).
+them (``Yog-Sothoth``, ``Curses on``; see :mod:`experiments.reporting.labels`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import matplotlib.ticker  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from experiments.labels import (  # noqa: E402
+from experiments.reporting.labels import (  # noqa: E402
     cell_text,
     headline_name,
     outcome_text,
@@ -41,9 +41,9 @@ from experiments.labels import (  # noqa: E402
     value_label,
     words_of,
 )
+from experiments.reporting.text import fmt_value  # noqa: E402
 from experiments.stats import headline  # noqa: E402
-from experiments.store import atomic_write  # noqa: E402
-from experiments.text import fmt_value  # noqa: E402
+from experiments.storage.store import atomic_write  # noqa: E402
 
 MAX_FIGURES = 6  # per chart kind: beyond this, combinations of further axes are not drawn
 MAX_BARS = 120

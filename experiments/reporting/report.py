@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.labels import (
+from experiments.reporting.labels import (
     cell_text,
     outcome_text,
     setting_name,
@@ -31,7 +31,7 @@ from experiments.stats import (
     paired_rate_difference,
 )
 from experiments.stats import headline as stats_headline
-from experiments.store import RULES_COPY, write_csv, write_json, write_parquet, write_text
+from experiments.storage.store import RULES_COPY, write_csv, write_json, write_parquet, write_text
 
 
 # ---- a tiny document model, rendered as Markdown and as HTML ----------------------------
@@ -154,7 +154,7 @@ def _rate(row: pd.Series, prefix: str) -> Rate:
 
 def headline(manifest: dict) -> tuple[str, str]:
     """The column prefix and the name of the rate every chart and table leads with."""
-    from experiments.labels import headline_name, words_of
+    from experiments.reporting.labels import headline_name, words_of
 
     prefix, name = stats_headline(manifest["cooperative"])
     return prefix, headline_name(words_of(manifest), name)
@@ -208,7 +208,7 @@ def baseline_comparisons(result) -> list[dict[str, Any]]:
 def overview(result) -> tuple[list[str], list[list[str]]]:
     """The headline rate of every cell, pivoted: one column per value of the x axis (player
     count for most sweeps), one row per combination of the other swept axes."""
-    from experiments.charts import ChartData
+    from experiments.reporting.charts import ChartData
 
     m = result.manifest
     words = words_of(m)
@@ -448,7 +448,7 @@ def findings(result, comps: list[dict[str, Any]]) -> list[str]:
 def build_report(result) -> list[Path]:
     """Write ``report.md``, ``report.html``, the charts and ``results.csv`` into the sweep's
     folder."""
-    from experiments.charts import all_charts
+    from experiments.reporting.charts import all_charts
 
     m = result.manifest
     root = Path(result.root)

@@ -19,7 +19,7 @@ Every sample point plays the same playouts too, so the differences between point
 blurred by different dice; what noise is left (the games per point) adds to sigma and to the
 Sobol' indices.
 
-The configurations are played through :class:`experiments.plays.Plays`: resumable chunk by
+The configurations are played through :class:`experiments.running.plays.Plays`: resumable chunk by
 chunk, on this machine or a Dask cluster.
 """
 
@@ -34,7 +34,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.knobs import (
+from experiments.analysis.knobs import (
     Knob,
     KnobError,
     apply_bounds,
@@ -43,8 +43,8 @@ from experiments.knobs import (
     settings_for,
     value_text,
 )
-from experiments.metrics import Estimate, Metric, parse_metric
-from experiments.plays import DEFAULT_CHUNK, Plays, Setting, session
+from experiments.analysis.metrics import Estimate, Metric, parse_metric
+from experiments.running.plays import DEFAULT_CHUNK, Plays, Setting, session
 from experiments.stats import Difference
 from simcore.rules_data import RulesError
 
@@ -62,7 +62,7 @@ class Side:
     diff: Difference | None = None  # metric here minus the base's, paired
     note: str = ""  # why it was not played (at a bound, refused by the rules)
     identical: bool = False  # the metric the same as the base's in every playout
-    point: Any = field(default=None, repr=False)  # what is played (experiments.plays.Point)
+    point: Any = field(default=None, repr=False)  # what is played (experiments.running.plays.Point)
 
     @property
     def played(self) -> bool:
@@ -329,11 +329,11 @@ class Sensitivity:
     def write(self, out: str | Path, top: int | None = 20) -> list[Path]:
         """The results into ``out`` (claimed and holding the plays already): JSON, Parquet,
         CSV, the chart and the report (Markdown and self-contained HTML); the manifest last."""
-        from experiments.balance_charts import index_chart, tornado_chart
-        from experiments.jsonout import json_text
-        from experiments.plays import finish_folder
-        from experiments.report import Doc
-        from experiments.store import write_csv, write_parquet, write_text
+        from experiments.reporting.balance_charts import index_chart, tornado_chart
+        from experiments.reporting.report import Doc
+        from experiments.running.plays import finish_folder
+        from experiments.storage.jsonout import json_text
+        from experiments.storage.store import write_csv, write_parquet, write_text
 
         out = Path(out)
         paths = [write_text(out / "sensitivity.json", json_text(self.summary()) + "\n")]
@@ -531,8 +531,8 @@ def run_sensitivity(
     """The Python twin of ``cthulhu-sim sensitivity``.  Everything is checked before a
     folder is touched (a RulesError, KnobError or MetricError naming the culprit);
     ``check_only`` stops there."""
-    from experiments.limits import MAX_GAMES, MAX_SEED
-    from experiments.runner import check_memory
+    from experiments.running.limits import MAX_GAMES, MAX_SEED
+    from experiments.running.runner import check_memory
 
     check_options(method, step, spread, trajectories, levels, samples, bounds, keys)
     if not 1 <= games <= MAX_GAMES:
@@ -579,7 +579,7 @@ def run_sensitivity(
         request["ranges"] = {k.name: [k.cast(a), k.cast(b)] for k, (a, b) in
                              zip(knobs, ranges, strict=True)}
     if out is not None:
-        from experiments.plays import check_folder
+        from experiments.running.plays import check_folder
 
         check_folder(out, "sensitivity", request, resume=resume, overwrite=overwrite)
     if check_only:
@@ -628,8 +628,8 @@ def _oat_points(setting: Setting, met: Metric, knobs: list[Knob], step: float, s
 
 
 def _point_row(cell_index: int, label: str, config, recs, seed: int, extra: dict) -> dict:
-    from experiments.spec import Cell
-    from experiments.sweep import cell_row
+    from experiments.running.spec import Cell
+    from experiments.running.sweep import cell_row
 
     cell = Cell(cell_index, {}, {}, None, label)
     row = cell_row(cell, config, recs, seed)

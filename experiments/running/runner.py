@@ -165,7 +165,7 @@ def run_config(config: Config, games: int, seed: int, threads: int | None = None
                announce: bool | str = False) -> RunResult:
     """``announce``: print a line on stderr before compiling (a string names what compiles;
     the game's name otherwise)."""
-    from experiments.limits import MAX_SEED
+    from experiments.running.limits import MAX_SEED
 
     if games < 1:
         raise ValueError("games must be at least 1")
@@ -247,7 +247,7 @@ def format_summary(summary: dict) -> str:
         f"{seeds}",
     ]
     if "settings" in summary:  # what was run, so a pasted result says it
-        from experiments.text import settings_text
+        from experiments.reporting.text import settings_text
 
         lines.append("  settings: " + (settings_text(summary["settings"]) or "defaults")
                      + f"  (rules data: {summary['rules_file']})")

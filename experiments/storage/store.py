@@ -35,7 +35,7 @@ from typing import IO, Any
 
 import pandas as pd
 
-from experiments.outdir import MANIFEST, TMP_PREFIX, OutDirError, claim, clear
+from experiments.storage.outdir import MANIFEST, TMP_PREFIX, OutDirError, claim, clear
 
 RULES_COPY = "rules.toml"  # the copy of a spec's rules data file, beside spec.toml
 FORMAT = 1
@@ -84,8 +84,8 @@ def write_text(path: str | Path, text: str) -> Path:
 
 
 def write_json(path: str | Path, obj: Any) -> Path:
-    """``obj`` as strict JSON (NaN and infinities as null; see experiments.jsonout)."""
-    from experiments.jsonout import finite
+    """``obj`` as strict JSON (NaN and infinities as null; see experiments.storage.jsonout)."""
+    from experiments.storage.jsonout import finite
 
     return write_text(path, json.dumps(finite(obj), indent=2, allow_nan=False,
                                        default=_json_default) + "\n")
@@ -191,7 +191,7 @@ class SweepDir:
         it starts a new sweep there (no sweep before, or ``overwrite``).  ``rules_text``, the
         spec's rules data file, is copied to ``rules.toml`` so the folder is self-contained.
         A folder that holds anything but a sweep of this tool is refused (see
-        :func:`experiments.outdir.claim`)."""
+        :func:`experiments.storage.outdir.claim`)."""
         self.check_writable(overwrite)
         old = self.read_manifest()
         if old is not None and not overwrite:
@@ -238,7 +238,7 @@ class SweepDir:
 
     def clear(self) -> None:
         """Remove a previous sweep's data and report: only the files a sweep writes (see
-        :data:`experiments.outdir.LAYOUTS`), so anything else in the folder stays."""
+        :data:`experiments.storage.outdir.LAYOUTS`), so anything else in the folder stays."""
         clear(self.root, "sweep")
 
     def remove_temporaries(self) -> None:

@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from experiments.runner import RunResult, check_memory, run_config
+from experiments.reporting.text import set_text, settings_text
+from experiments.running.runner import RunResult, check_memory, run_config
 from experiments.stats import (
     Difference,
     Rate,
@@ -27,7 +28,6 @@ from experiments.stats import (
     paired_rate_difference,
     wilson,
 )
-from experiments.text import set_text, settings_text
 from simcore.registry import get_game
 
 __all__ = ["Comparison", "Pair", "compare", "set_text", "settings_text"]
@@ -124,13 +124,13 @@ class Comparison:
     def write(self, out: str | Path, overwrite: bool = False) -> list[Path]:
         """``compare.json``, a bar chart with intervals and a small report in ``out``, with a
         manifest that marks the folder as a comparison of this tool.  A folder holding
-        anything else is refused (see :func:`experiments.outdir.claim`); a previous
+        anything else is refused (see :func:`experiments.storage.outdir.claim`); a previous
         comparison there is replaced only with ``overwrite``."""
-        from experiments.charts import strategy_bar_chart
-        from experiments.jsonout import json_text
-        from experiments.outdir import OutDirError, claim, clear, stamp
-        from experiments.report import Doc
-        from experiments.store import write_json, write_text
+        from experiments.reporting.charts import strategy_bar_chart
+        from experiments.reporting.report import Doc
+        from experiments.storage.jsonout import json_text
+        from experiments.storage.outdir import OutDirError, claim, clear, stamp
+        from experiments.storage.store import write_json, write_text
 
         out = Path(out)
         if claim(out, "compare", overwrite) == "same":

@@ -27,7 +27,7 @@ level, one value each.
 
 Every answer is then confirmed on fresh playouts the search never saw (indices from 2**40 of
 the same seed) with its 95% interval.  The playouts go through
-:class:`experiments.plays.Plays`: resumable, on this machine or a Dask cluster.
+:class:`experiments.running.plays.Plays`: resumable, on this machine or a Dask cluster.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.knobs import (
+from experiments.analysis.knobs import (
     Knob,
     KnobError,
     apply_bounds,
@@ -49,8 +49,8 @@ from experiments.knobs import (
     parse_bounds,
     settings_for,
 )
-from experiments.metrics import Estimate, Metric, MetricError, parse_metric, parse_target
-from experiments.plays import DEFAULT_CHUNK, Plays, Point, Setting, session
+from experiments.analysis.metrics import Estimate, Metric, MetricError, parse_metric, parse_target
+from experiments.running.plays import DEFAULT_CHUNK, Plays, Point, Setting, session
 from experiments.stats import mean_interval, seat_differences
 from simcore.rules_data import RulesError
 
@@ -205,7 +205,7 @@ class Tuning:
                             self.setting.rules)
 
     def set_line(self, lv: Level | None = None) -> str:
-        from experiments.text import set_text
+        from experiments.reporting.text import set_text
 
         values = self.level_values(lv) if lv is not None else self.key_values()
         return " ".join(f"--set {k}={set_text(v)}" for k, v in values.items())
@@ -292,11 +292,11 @@ class Tuning:
 
     # ---- files --------------------------------------------------------------------------------
     def write(self, out: str | Path) -> list[Path]:
-        from experiments.balance_charts import path_chart, trials_chart
-        from experiments.jsonout import json_text
-        from experiments.plays import finish_folder
-        from experiments.report import Doc
-        from experiments.store import write_csv, write_parquet, write_text
+        from experiments.reporting.balance_charts import path_chart, trials_chart
+        from experiments.reporting.report import Doc
+        from experiments.running.plays import finish_folder
+        from experiments.storage.jsonout import json_text
+        from experiments.storage.store import write_csv, write_parquet, write_text
 
         out = Path(out)
         paths = self._write_rules(out)
@@ -391,8 +391,8 @@ class Tuning:
         return paths + charts
 
     def _write_rules(self, out: Path) -> list[Path]:
-        from experiments.rulesfile import with_values
-        from experiments.store import write_text
+        from experiments.storage.rulesfile import with_values
+        from experiments.storage.store import write_text
 
         s = self.setting
         file_rules = (s.game.load_rules(s.rules_path) if s.rules_path is not None
@@ -470,7 +470,7 @@ def parse_targets(text: str, setting: Setting, metric_text: str | None
                               f"is the largest seat gap), so --metric {metric_text} does not "
                               "apply")
         if g.seats(setting.rules) == 2:  # equal chances: one seat minus the other at 0
-            from experiments.metrics import seat_pair
+            from experiments.analysis.metrics import seat_pair
 
             return seat_pair(setting.config), True, None, [(None, 0.0)]
         return parse_metric("gap", setting.config), True, None, [(None, 0.0)]
@@ -977,8 +977,8 @@ def run_tune(
 ) -> Tuning | None:
     """The Python twin of ``cthulhu-sim tune``.  Everything is checked before a folder is
     touched; ``check_only`` stops there."""
-    from experiments.limits import MAX_GAMES, MAX_SEED
-    from experiments.runner import check_memory
+    from experiments.running.limits import MAX_GAMES, MAX_SEED
+    from experiments.running.runner import check_memory
 
     if not vary:
         raise KnobError("--vary: give the key to tune (repeat --vary for several)")
@@ -1051,7 +1051,7 @@ def run_tune(
             raise KnobError(f"--target {lv.name}: the level's setting is refused ({p_err})")
         searches_checked.append(s)
     if out is not None:
-        from experiments.plays import check_folder
+        from experiments.running.plays import check_folder
 
         check_folder(out, "tune", request, resume=resume, overwrite=overwrite)
     if check_only:

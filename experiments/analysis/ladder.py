@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from experiments.runner import RunResult, check_memory, run_config
+from experiments.reporting.text import settings_text
+from experiments.running.runner import RunResult, check_memory, run_config
 from experiments.stats import (
     Difference,
     Rate,
@@ -28,7 +29,6 @@ from experiments.stats import (
     paired_rate_difference,
     wilson,
 )
-from experiments.text import settings_text
 from simcore.game import Config, Game
 from simcore.registry import get_game
 from simcore.rules_data import RulesError
@@ -177,10 +177,10 @@ class LadderResult:
 
     def write(self, out: str | Path, overwrite: bool = False) -> list[Path]:
         """ladder.json, a chart and a small report, in a folder claimed as a ladder's."""
-        from experiments.jsonout import json_text
-        from experiments.outdir import OutDirError, claim, clear, stamp
-        from experiments.report import Doc
-        from experiments.store import write_json, write_text
+        from experiments.reporting.report import Doc
+        from experiments.storage.jsonout import json_text
+        from experiments.storage.outdir import OutDirError, claim, clear, stamp
+        from experiments.storage.store import write_json, write_text
 
         out = Path(out)
         if claim(out, "ladder", overwrite) == "same":
@@ -216,8 +216,8 @@ class LadderResult:
 
 
 def ladder_chart(result: LadderResult, path: Path, title: str) -> None:
-    from experiments.charts import plt  # the project's matplotlib, set up for files
-    from experiments.store import atomic_write
+    from experiments.reporting.charts import plt  # the project's matplotlib, set up for files
+    from experiments.storage.store import atomic_write
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0), constrained_layout=True)
     search = [r for r in result.rungs if r.rung.budget is not None]

@@ -36,7 +36,7 @@ from simcore.kernels import COUNT_CACHE_SUFFIX, RNG_WORDS, rng_next_v, rng_seed
 COUNT_GAMES = 4096  # playouts counted (a mean over them; the count itself is exact)
 COUNT_SEED = 12345
 COUNT_TIMEOUT_S = 3600  # a first counting build compiles the whole game (minutes for some)
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]  # the checkout: experiments/speed/rng_floor.py
 
 
 class FloorError(RuntimeError):
@@ -114,7 +114,7 @@ def count_draws(game: str, games: int = COUNT_GAMES, seed: int = COUNT_SEED,
     child_env["NUMBA_CACHE_DIR"] = count_cache_dir()
     path = child_env.get("PYTHONPATH")
     child_env["PYTHONPATH"] = str(_ROOT) + (os.pathsep + path if path else "")
-    cmd = [sys.executable, "-m", "experiments.rng_floor", "--game", game, "--games",
+    cmd = [sys.executable, "-m", "experiments.speed.rng_floor", "--game", game, "--games",
            str(games), "--seed", str(seed)]
     if strategy:
         cmd += ["--strategy", strategy]
@@ -173,7 +173,8 @@ def _child(argv: list[str] | None = None) -> None:
     from simcore import kernels
 
     if not kernels.COUNT_DRAWS:
-        raise SystemExit("set CTHULHU_SIM_COUNT_DRAWS=1 (experiments.rng_floor.count_draws)")
+        raise SystemExit("set CTHULHU_SIM_COUNT_DRAWS=1 "
+                         "(experiments.speed.rng_floor.count_draws)")
     g = _resolve(args.game)
     config = g.configure(None, args.strategy)
     g.warm_up(config)

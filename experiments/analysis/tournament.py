@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from experiments.reporting.text import settings_text
 from experiments.stats import Rate, wilson
-from experiments.text import settings_text
 from simcore.registry import get_game
 from simcore.rules_data import RulesError
 
@@ -202,8 +202,8 @@ def run_tournament(game: str, strategies: Sequence[str], games: int = 2000, seed
     the strategies; the Python twin of ``cthulhu-sim tournament``."""
     import tempfile
 
-    from experiments.spec import SweepSpec
-    from experiments.sweep import run_sweep
+    from experiments.running.spec import SweepSpec
+    from experiments.running.sweep import run_sweep
 
     strategies = list(strategies)
     raw = tournament_spec(game, strategies, games, seed, overrides, rules_path)
@@ -233,9 +233,9 @@ def run_tournament(game: str, strategies: Sequence[str], games: int = 2000, seed
 
 def write_extras(result: TournamentResult, out: Path) -> list[Path]:
     """tournament.json and the ratings chart beside the sweep's own files."""
-    from experiments.charts import plt
-    from experiments.jsonout import json_text
-    from experiments.store import atomic_write, write_text
+    from experiments.reporting.charts import plt
+    from experiments.storage.jsonout import json_text
+    from experiments.storage.store import atomic_write, write_text
 
     paths = [write_text(out / "tournament.json", json_text(result.summary()) + "\n")]
     order = np.argsort(result.ratings)

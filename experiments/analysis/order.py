@@ -20,7 +20,7 @@ from typing import Any
 
 import pandas as pd
 
-from experiments.text import fmt_value, python_scalars
+from experiments.reporting.text import fmt_value, python_scalars
 
 
 class OrderError(ValueError):

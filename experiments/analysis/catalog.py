@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from experiments.outdir import KIND_WORDS, OutDirError, folder_kind, read_manifest
+from experiments.storage.outdir import KIND_WORDS, OutDirError, folder_kind, read_manifest
 
 
 def list_folders(root: str | Path) -> list[dict[str, Any]]:
@@ -109,11 +109,11 @@ def format_listing(rows: list[dict[str, Any]]) -> str:
 def diff_sweeps(a: str | Path, b: str | Path) -> dict[str, Any]:
     """Two sweeps of the same game, cell by cell: each common cell's headline rate in A and
     in B and the difference B - A with its 95% interval (paired where the seeds agree)."""
-    from experiments.labels import cell_text, words_of
-    from experiments.report import headline, headline_indicator
+    from experiments.reporting.labels import cell_text, words_of
+    from experiments.reporting.report import headline, headline_indicator
+    from experiments.running.sweep import load_sweep
     from experiments.stats import paired_rate_difference, unpaired_difference
-    from experiments.store import SweepDirError
-    from experiments.sweep import load_sweep
+    from experiments.storage.store import SweepDirError
 
     A, B = load_sweep(a), load_sweep(b)
     if A.game != B.game:

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.spec import Cell, SweepSpec, load_spec
+from experiments.reporting.text import fmt_value
+from experiments.running.spec import Cell, SweepSpec, load_spec
 from experiments.stats import (
     half_width,
     length_distribution,
@@ -33,7 +34,7 @@ from experiments.stats import (
     resolve_figures,
     seat_win_rates,
 )
-from experiments.store import (
+from experiments.storage.store import (
     RULES_COPY,
     SweepDir,
     SweepDirError,
@@ -42,7 +43,6 @@ from experiments.store import (
     write_json,
     write_parquet,
 )
-from experiments.text import fmt_value
 
 DEFAULT_CHUNK = 8192
 FORMAT = 1
@@ -224,8 +224,8 @@ class SweepResult:
 
 def load_sweep(root: str | Path) -> SweepResult:
     """The results of the sweep in ``root`` (finished cells only, if it is incomplete)."""
-    from experiments.outdir import folder_kind
-    from experiments.store import parquet_meta
+    from experiments.storage.outdir import folder_kind
+    from experiments.storage.store import parquet_meta
 
     d = SweepDir(root)
     if not d.root.exists():
@@ -273,8 +273,8 @@ def write_results(d: SweepDir, results: pd.DataFrame, spec_hash: str) -> None:
 
 
 def make_manifest(spec: SweepSpec, spec_hash: str) -> dict[str, Any]:
-    from experiments.labels import game_words
-    from experiments.outdir import stamp
+    from experiments.reporting.labels import game_words
+    from experiments.storage.outdir import stamp
     from simcore._cache import source_hash
     from simcore.registry import get_game
 
@@ -345,7 +345,7 @@ def run_sweep(
     # a cell's records are held while it plays (its rounds and their join, then a frame of
     # them for the summary: two copies at the peak; measured about 310 bytes a Sticky game),
     # one cell at a time on this machine
-    from experiments.runner import check_memory
+    from experiments.running.runner import check_memory
     from simcore.registry import get_game
 
     check_memory(get_game(spec.game),
@@ -354,7 +354,7 @@ def run_sweep(
                  "precision target")
     spec_hash = spec.hash()
     manifest = make_manifest(spec, spec_hash)
-    from experiments.outdir import folder_kind
+    from experiments.storage.outdir import folder_kind
 
     d = SweepDir(out)
     if resume == "auto":  # resume our own sweep of this spec, replace our sweep of another
@@ -401,7 +401,7 @@ def _play(spec: SweepSpec, d: SweepDir, spec_hash: str, manifest: dict, fresh: b
     local = not (scheduler or dask_local)
     t_warm = time.perf_counter()
     if local:
-        from experiments.runner import set_threads
+        from experiments.running.runner import set_threads
 
         set_threads(threads)
         warmed = set()
@@ -483,7 +483,7 @@ def _play(spec: SweepSpec, d: SweepDir, spec_hash: str, manifest: dict, fresh: b
     write_json(d.root / "run.json", run_info)
     result = SweepResult(d.root, d.read_manifest() or manifest, results, run_info)
     if report:
-        from experiments.report import build_report
+        from experiments.reporting.report import build_report
 
         build_report(result)
     return result
@@ -511,7 +511,7 @@ def _run_local(spec, runs, tasks, handle) -> None:
 
 
 def _run_dask(spec, runs, tasks, handle, scheduler, dask_local) -> int:
-    from experiments.distributed import CellSetup, play_tasks
+    from experiments.running.distributed import CellSetup, play_tasks
 
     setups = {idx: CellSetup.of(spec.game, r.cell.overrides, r.cell.strategy, spec.rules_text)
               for idx, r in runs.items()}

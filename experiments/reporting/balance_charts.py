@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from experiments.charts import _save, plt
+from experiments.reporting.charts import _save, plt
 
 DOWN = "#3b6fb6"  # one step down
 UP = "#d9822b"  # one step up

@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from experiments.limits import MAX_GAMES, MAX_SEED
-from experiments.text import fmt_value, python_scalars
+from experiments.reporting.text import fmt_value, python_scalars
+from experiments.running.limits import MAX_GAMES, MAX_SEED
 from simcore.rules_data import RulesError
 
 _python_scalars = python_scalars  # (the name other modules used)
