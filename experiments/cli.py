@@ -1257,6 +1257,30 @@ def order(
         raise typer.Exit(1)
 
 
+@app.command()
+def serve(
+    port: Annotated[int, typer.Option(metavar="N", callback=_bounded(0, 65535, "a TCP port"),
+        help="Port to listen on (0: a free one).")] = 8765,
+    host: Annotated[str, typer.Option(metavar="ADDRESS",
+        help="Address to listen on (this machine only unless told).")] = "127.0.0.1",
+    results: Annotated[str, typer.Option(metavar="DIR",
+        help="The results folder: what the pages list, and where they save.")] = "reports",
+    open_: Annotated[bool, typer.Option("--open", metavar="", help="Open it in a browser.")
+    ] = False,
+) -> None:
+    """The balance workbench: run, compare, sweep and trace in a local web page, and every
+    result under --results (experiments/workbench)."""
+    try:
+        from experiments.workbench.server import ServeError
+        from experiments.workbench.server import serve as run_server
+    except ImportError as exc:  # the web packages of pyproject.toml are missing
+        fail(f"the workbench needs {exc.name}: install the project (pip install -e .)")
+    try:
+        run_server(port=port, host=host, results=results, open_browser=open_)
+    except ServeError as exc:
+        fail(str(exc))
+
+
 TEC_SPEC = "tec-balance.toml"
 TEC_OUT = "reports/tec-balance"
 
