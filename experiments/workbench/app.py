@@ -145,6 +145,8 @@ async def submit(request: Request) -> Response:
         folder = wb.new_folder(action, game, ask.save_as) if SAVES[action] else ""
         if action == "sweep":
             forms.check_sweep(ask, wb.root, folder)
+        if action == "compare" and ask.compare_with:
+            work.check_saved(wb.root, ask.compare_with, game)
     except user_errors() as exc:
         where = field_of(exc)
         errors = {where or "_form": message(exc) if isinstance(exc, FormError)

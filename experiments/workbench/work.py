@@ -144,15 +144,12 @@ def summary_chart(summary: dict) -> bytes:
 
 
 # ---- comparisons ----------------------------------------------------------------------
-def saved_run(root: Path, rel: str, game: str):
-    """(config, frame, seed, games) of a run folder inside the results folder."""
-    import pandas as pd
-
-    from experiments.runfolder import PLAYOUTS, load_run
-    from experiments.store import RULES_COPY
+def check_saved(root: Path, rel: str, game: str):
+    """The run folder ``rel`` inside the results folder, checked: (its path, its manifest,
+    its one part); FormError (beside ``compare_with``) otherwise."""
+    from experiments.runfolder import load_run
     from experiments.workbench.errors import FormError
     from experiments.workbench.paths import inside
-    from simcore.registry import get_game
 
     path = inside(root, rel, "compare_with")
     try:
@@ -166,11 +163,21 @@ def saved_run(root: Path, rel: str, game: str):
     if len(run.parts) != 1 or run.parts[0].get("start") != 0:
         raise FormError(f"compare_with {rel!r}: a pool of several runs; compare with one run "
                         "(its seed and playouts are played again here)", "compare_with")
-    g = get_game(game)
-    config = g.configure(m.get("settings") or {}, m["strategy"],
-                         path / RULES_COPY if m.get("rules_copy") else None)
+    return path, m, run.parts[0]
+
+
+def saved_run(root: Path, rel: str, game: str):
+    """(config, frame, seed, games) of a run folder inside the results folder."""
+    import pandas as pd
+
+    from experiments.runfolder import PLAYOUTS
+    from experiments.store import RULES_COPY
+    from simcore.registry import get_game
+
+    path, m, part = check_saved(root, rel, game)
+    config = get_game(game).configure(m.get("settings") or {}, m["strategy"],
+                                      path / RULES_COPY if m.get("rules_copy") else None)
     frame = pd.read_parquet(path / PLAYOUTS)
-    part = run.parts[0]
     return config, frame, int(part["seed"]), int(part["end"]) - int(part["start"])
 
 
@@ -210,8 +217,16 @@ def do_compare(job: Job, ask: Ask, root: Path, folder: str) -> dict[str, Any]:
 # ---- sweeps and tuning ----------------------------------------------------------------
 def tune_kwargs(ask: Ask) -> dict[str, Any]:
     nums = [v for v in ask.sweep_values if isinstance(v, int | float) and not isinstance(v, bool)]
+    overrides = [o for o in ask.overrides if o.split("=", 1)[0].strip() != ask.sweep_key]
+    if nums:  # tune starts from the key's value in effect, which must lie in the range
+        from experiments.text import set_text
+
+        now = ask.configure().rules[ask.sweep_key]
+        if isinstance(now, int | float) and not min(nums) <= now <= max(nums):
+            start = min(nums) if now < min(nums) else max(nums)
+            overrides.append(f"{ask.sweep_key}={set_text(start)}")
     kwargs: dict[str, Any] = {
-        "overrides": [o for o in ask.overrides if o.split("=", 1)[0].strip() != ask.sweep_key],
+        "overrides": overrides,
         "target": ask.target, "vary": [ask.sweep_key], "strategy": ask.strategy,
         "metric": ask.metric, "games": min(ask.games, 4096), "max_games": ask.games,
         "confirm_games": ask.games, "seed": ask.seed}
