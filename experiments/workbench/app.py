@@ -1,5 +1,7 @@
 """The workbench's web application (Starlette, pages rendered on the server with Jinja2).
 
+Pages that read games or files are plain functions, which Starlette runs in its worker
+threads, so a page that waits (a game's first import compiles) never holds up the server.
 Pages: ``/games`` (every registered game), ``/games/GAME`` (its settings, strategies and the
 four actions: run, compare, sweep, one game), ``/jobs/ID`` (a job's progress, then its
 result), ``/results`` (what ``cthulhu-sim list`` shows of the results folder, each opening its
@@ -18,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
@@ -104,7 +107,7 @@ async def home(request: Request) -> Response:
     return RedirectResponse("/games", 303)
 
 
-async def games_page(request: Request) -> Response:
+def games_page(request: Request) -> Response:
     from simcore.registry import game_names
 
     rows = [forms.game_row(n) for n in game_names()]
@@ -127,7 +130,7 @@ def _game_context(wb: Workbench, game: str, values: dict[str, str] | None = None
                              if s.numeric]}
 
 
-async def game_page(request: Request) -> Response:
+def game_page(request: Request) -> Response:
     game = _game_or_404(request.path_params["game"])
     return _render(request, "game.html", **_game_context(request.app.state.wb, game))
 
@@ -140,19 +143,23 @@ async def submit(request: Request) -> Response:
         raise HTTPException(404, f"no such action {action!r}; one of {', '.join(ACTIONS)}")
     form = await request.form()
     values = {k: v for k, v in form.items() if isinstance(v, str)}
-    try:
+    def check():
         ask = forms.parse_form(game, form, action)
         folder = wb.new_folder(action, game, ask.save_as) if SAVES[action] else ""
         if action == "sweep":
             forms.check_sweep(ask, wb.root, folder)
         if action == "compare" and ask.compare_with:
             work.check_saved(wb.root, ask.compare_with, game)
+        return ask, folder
+
+    try:  # (in a worker thread: a game's first import may compile for a while)
+        ask, folder = await run_in_threadpool(check)
     except user_errors() as exc:
         where = field_of(exc)
         errors = {where or "_form": message(exc) if isinstance(exc, FormError)
                   else one_line(exc)}
-        return _render(request, "game.html", 400,
-                       **_game_context(wb, game, values, errors))
+        context = await run_in_threadpool(_game_context, wb, game, values, errors)
+        return _render(request, "game.html", 400, **context)
     fn = ACTIONS[action]
     title = f"{ACTION_WORDS[action]}: {game}"
     job = wb.queue.submit(action, game, title,
@@ -188,7 +195,7 @@ async def job_cancel(request: Request) -> Response:
     return RedirectResponse(f"/jobs/{job.id}", 303)
 
 
-async def job_chart(request: Request) -> Response:
+def job_chart(request: Request) -> Response:
     job = _job_or_404(request)
     if not (job.result and job.result.get("summary") and job.result.get("kind") == "run"):
         raise HTTPException(404, "this job has no run chart")
@@ -202,13 +209,13 @@ def _chart_bytes(wb: Workbench, key: str, summary: dict) -> bytes:
     return wb._charts[key]
 
 
-async def jobs_page(request: Request) -> Response:
+def jobs_page(request: Request) -> Response:
     wb: Workbench = request.app.state.wb
     jobs = sorted(wb.queue.jobs.values(), key=lambda j: -int(j.id))
     return _render(request, "jobs.html", jobs=jobs)
 
 
-async def results_page(request: Request) -> Response:
+def results_page(request: Request) -> Response:
     from experiments.catalog import list_folders
     from experiments.outdir import KIND_WORDS
 
@@ -226,7 +233,7 @@ def _refused(exc: FormError) -> Response:
     raise HTTPException(400, str(exc))
 
 
-async def result_item(request: Request) -> Response:
+def result_item(request: Request) -> Response:
     """A folder of the results (its report) or one of its files; nothing outside it."""
     import json
 
@@ -267,7 +274,7 @@ async def result_item(request: Request) -> Response:
                    report="report.html" if "report.html" in files else "")
 
 
-async def result_chart(request: Request) -> Response:
+def result_chart(request: Request) -> Response:
     import json
 
     wb: Workbench = request.app.state.wb

@@ -77,6 +77,8 @@ def serve(port: int = 8765, host: str = "127.0.0.1", results: str | Path = "repo
         threading.Thread(target=opener, daemon=True).start()
     try:
         server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shuts down, then passes the Ctrl-C on: done
+        pass
     finally:
         app.state.wb.queue.stop()
         sock.close()
