@@ -4,6 +4,7 @@ serves the pages, stops cleanly on Ctrl-C, and a port it cannot have is one erro
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 
@@ -56,3 +57,22 @@ def test_results_that_is_a_file_is_refused(tmp_path):
     f.write_text("x")
     r = invoke("serve", "--port", "0", "--results", f)
     assert r.exit_code == 2 and "is a file" in r.stderr
+
+
+def test_ctrl_c_while_a_run_plays_stops_it_and_keeps_nothing(tmp_path):
+    served = Served(tmp_path / "results")
+    try:
+        with httpx.Client(base_url=served.url, timeout=300) as c:
+            r = c.post("/games/hex/run", data={"games": "2000000", "save_as": "long"})
+            assert r.status_code == 303
+            url = r.headers["location"]
+            for _ in range(600):  # until it plays (a cold machine compiles first)
+                page = c.get(url).text
+                if "of 2,000,000 games" in page:
+                    break
+                time.sleep(0.2)
+    finally:
+        code, out, err = served.stop()
+    assert code == 0 and "stopped" in out, err
+    assert "Traceback" not in err
+    assert not (tmp_path / "results" / "long").exists()
