@@ -280,6 +280,17 @@ def test_files_that_are_not_results_are_not_served(bench):
     assert c.get("/results/stray").status_code == 404
 
 
+def test_a_form_from_another_site_is_refused(bench):
+    c, root = bench
+    before = sorted(p.name for p in root.iterdir())
+    r = c.post("/games/hex/run", data={"games": "10"}, headers={"origin": "http://evil.example"},
+               follow_redirects=False)
+    assert r.status_code == 403
+    assert sorted(p.name for p in root.iterdir()) == before
+    own = c.post("/games/hex/run", data={"games": "0"}, headers={"origin": "http://testserver"})
+    assert own.status_code == 400  # its own pages post as before (here: refused for games 0)
+
+
 # ---- the queue and cancelling -----------------------------------------------------------
 def test_jobs_queue_one_at_a_time_and_say_so(bench):
     c, _ = bench

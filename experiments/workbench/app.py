@@ -6,7 +6,7 @@ Pages: ``/games`` (every registered game), ``/games/GAME`` (its settings, strate
 four actions: run, compare, sweep, one game), ``/jobs/ID`` (a job's progress, then its
 result), ``/results`` (what ``cthulhu-sim list`` shows of the results folder, each opening its
 report).  Progress is polled with no script: a job's page reloads itself, and the server holds
-each reload until the job moves on (or a second passes).
+each reload until the job ends (then at once) or moves on (at most twice a second).
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ import contextlib
 import mimetypes
 import os
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -38,7 +40,9 @@ ACTIONS = {"run": work.do_run, "compare": work.do_compare, "sweep": work.do_swee
            "trace": work.do_trace}
 ACTION_WORDS = {"run": "Run", "compare": "Comparison", "sweep": "Sweep", "trace": "One game"}
 SAVES = {"run": True, "compare": True, "sweep": True, "trace": False}
-WAIT_S = 1.0  # the longest a job's page waits for the job to move on before it is sent
+WAIT_S = 5.0  # the longest a job's page waits for the job to move on before it is sent
+MIN_S = 0.5  # ... and the shortest, unless the job has ended (a quick game's progress would
+# otherwise reload the page as fast as the browser can, taking the cores the play needs)
 SERVED = {".html", ".md", ".png", ".json", ".csv", ".toml", ".parquet", ".txt"}
 
 
@@ -180,11 +184,13 @@ async def job_page(request: Request) -> Response:
     wb: Workbench = request.app.state.wb
     job = _job_or_404(request)
     seen = request.query_params.get("seen", "")
-    if seen.isdigit() and not job.finished_state:  # hold the reload until something moves
-        waited = 0.0
-        while job.version == int(seen) and not job.finished_state and waited < WAIT_S:
-            await asyncio.sleep(0.05)
-            waited += 0.05
+    if seen.isdigit():  # hold the reload: until the job ends (at once), or moves on (at most
+        t0 = time.monotonic()  # twice a second), or WAIT_S passes
+        while not job.finished_state:
+            waited = time.monotonic() - t0
+            if waited >= WAIT_S or (job.version != int(seen) and waited >= MIN_S):
+                break
+            await asyncio.sleep(0.02)
     return _render(request, "job.html", job=job, position=wb.queue.position(job),
                    slots=wb.queue.slots, cores=wb.cores, result=job.result)
 
@@ -300,6 +306,25 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return _render(request, "error.html", 500, code=500, detail=one_line(exc))
 
 
+class SameOrigin:
+    """Refuse a form posted from another site's page (a browser names the page's origin): a
+    page elsewhere on the web must not start jobs on this machine."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and scope["method"] == "POST":
+            headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in scope["headers"]}
+            origin, host = headers.get("origin"), headers.get("host", "")
+            if origin and origin != "null" and origin.split("://", 1)[-1] != host:
+                response = Response(f"refused: a form from {origin} (only this workbench's own "
+                                    "pages may post here)", 403, media_type="text/plain")
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
 def create_app(results: str | Path = "reports", slots: int = 1) -> Starlette:
     """The application over the results folder ``results`` (made when missing)."""
     import strategies  # noqa: F401 - games find their strategies through it
@@ -326,6 +351,6 @@ def create_app(results: str | Path = "reports", slots: int = 1) -> Starlette:
 
     app = Starlette(routes=routes, exception_handlers={HTTPException: http_error,
                                                        Exception: server_error},
-                    lifespan=lifespan)
+                    lifespan=lifespan, middleware=[Middleware(SameOrigin)])
     app.state.wb = wb
     return app
