@@ -1276,7 +1276,8 @@ def serve(
     except ImportError as exc:  # the web packages of pyproject.toml are missing
         fail(f"the workbench needs {exc.name}: install the project (pip install -e .)")
     try:
-        run_server(port=port, host=host, results=results, open_browser=open_)
+        run_server(port=port, host=host, results=results, open_browser=open_,
+                   cli=sys.modules[__name__])  # (its parser checks the forms)
     except ServeError as exc:
         fail(str(exc))
 

@@ -46,6 +46,8 @@ def test_games_page_lists_every_registered_game(bench):
     for name in game_names():
         assert f'data-game="{name}"' in r.text
         assert get_game(name).title.split(" (")[0] in r.text
+        assert f"{len(get_game(name).default_rules().entries)} values" in r.text
+    assert "built-in method" not in r.text
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -58,6 +60,7 @@ def test_game_page_shows_every_setting_and_strategy(bench, game):
     rules = get_game(game).default_rules()
     for key in rules.entries:
         assert f'name="set:{key}"' in r.text, key
+    assert f"{len(rules.entries)} values" in r.text and "built-in method" not in r.text
     assert all(f'class="source {s}"' in r.text for s, n in rules.source_counts().items() if n)
     for name, spec in registry.specs(game).items():
         assert f'<option value="{name}"' in r.text

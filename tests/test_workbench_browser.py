@@ -18,7 +18,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from workbench_server import Served
 
 CHROMIUM = os.environ.get("CTHULHU_SIM_CHROMIUM") or shutil.which("chromium") or \

@@ -8,7 +8,7 @@ import time
 import warnings
 
 with warnings.catch_warnings():  # (Starlette 1.x prefers httpx2; httpx still works)
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 REFRESH = re.compile(r'<meta http-equiv="refresh" content="0; url=([^"]+)"')
@@ -16,9 +16,10 @@ STATE = re.compile(r'<div id="job" data-state="(\w+)"')
 
 
 def client(results) -> TestClient:
+    from experiments import cli
     from experiments.workbench import create_app
 
-    return TestClient(create_app(results))
+    return TestClient(create_app(results, cli=cli))
 
 
 def submit(c: TestClient, game: str, action: str, data: dict):

@@ -325,9 +325,14 @@ class SameOrigin:
         await self.app(scope, receive, send)
 
 
-def create_app(results: str | Path = "reports", slots: int = 1) -> Starlette:
-    """The application over the results folder ``results`` (made when missing)."""
+def create_app(results: str | Path = "reports", slots: int = 1, cli: Any = None) -> Starlette:
+    """The application over the results folder ``results`` (made when missing); ``cli``: the
+    command line (``experiments.cli``) whose parser checks the forms."""
     import strategies  # noqa: F401 - games find their strategies through it
+
+    if cli is not None:
+        forms.use_cli(cli)
+    forms.the_cli()  # (refused now, not at the first form)
 
     wb = Workbench(results, slots)
     routes = [

@@ -17,6 +17,24 @@ from experiments.workbench.errors import FormError, field_of, message, user_erro
 from experiments.workbench.work import Ask
 
 MAX_SWEEP_VALUES = 41
+
+# The command line whose parser and words the forms use (``experiments.cli``), handed in by
+# whoever starts the workbench (``cthulhu-sim serve`` passes its own module): the CLI imports
+# the workbench for its ``serve`` command, so the workbench never imports the CLI back.
+_cli: Any = None
+
+
+def use_cli(module: Any) -> None:
+    """Check forms with this command line's parser (``experiments.cli``)."""
+    global _cli
+    _cli = module
+
+
+def the_cli() -> Any:
+    if _cli is None:
+        raise RuntimeError("the workbench checks forms with the CLI's own parser: start it with "
+                           "create_app(..., cli=experiments.cli) or `cthulhu-sim serve`")
+    return _cli
 SPAN = re.compile(r"^\s*(-?[0-9.eE+_]+)\s*:\s*(-?[0-9.eE+_]+)\s*(?::\s*(-?[0-9.eE+_]+)\s*)?$")
 
 
@@ -72,16 +90,17 @@ class StrategyInfo:
 
 
 def strategies_of(game: str) -> list[StrategyInfo]:
-    from experiments.cli import _first_paragraph, _param_info
     from strategies import registry
+
+    cli = the_cli()
 
     out = []
     for name, spec in registry.specs(game).items():
         params = []
         for k, prm in spec.params.items():
-            info = _param_info(prm)
+            info = cli._param_info(prm)
             params.append({"name": k, **info, "choices": list(prm.choices or []) or None})
-        out.append(StrategyInfo(name, _first_paragraph(spec.description), params))
+        out.append(StrategyInfo(name, cli._first_paragraph(spec.description), params))
     return out
 
 
@@ -100,7 +119,6 @@ def seat_names(game: str) -> list[str]:
 
 def game_row(game: str) -> dict[str, Any]:
     """One game of the Games page."""
-    from experiments.cli import kind_text
     from simcore.registry import get_game
     from strategies import registry
 
@@ -112,9 +130,10 @@ def game_row(game: str) -> dict[str, Any]:
         players = f"{entry.value} ({entry.allowed()})"
     elif not g.kind.cooperative:
         players = f"{g.seats(rules)} ({', '.join(g.seat_names(rules))})"
-    return {"name": g.name, "title": g.title, "kind": kind_text(g.kind), "players": players,
+    return {"name": g.name, "title": g.title, "kind": the_cli().kind_text(g.kind),
+            "players": players,
             "strategies": registry.names(game), "default_strategy": g.default_strategy,
-            "sources": rules.source_counts(), "keys": len(rules.entries),
+            "sources": rules.source_counts(), "n_keys": len(rules.entries),
             "rules_file": rules.path.name}
 
 
@@ -124,8 +143,7 @@ def _cli_check(command: str, args: list[str]) -> dict[str, Any]:
     run); a bad value raises FormError with the CLI's line, beside the option's field."""
     import typer
 
-    from experiments import cli
-
+    cli = the_cli()
     group = typer.main.get_command(cli.app)
     cmd = group.commands[command]  # type: ignore[attr-defined]
     try:

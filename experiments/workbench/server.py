@@ -7,6 +7,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import jinja2  # noqa: F401
 import starlette  # noqa: F401
@@ -46,15 +47,16 @@ def address(sock: socket.socket) -> str:
 
 
 def serve(port: int = 8765, host: str = "127.0.0.1", results: str | Path = "reports",
-          open_browser: bool = False, slots: int = 1) -> None:
-    """Serve the workbench over the results folder ``results`` until interrupted."""
+          open_browser: bool = False, slots: int = 1, cli: Any = None) -> None:
+    """Serve the workbench over the results folder ``results`` until interrupted; ``cli``:
+    the command line whose parser checks the forms (``experiments.cli``)."""
     from experiments.workbench.app import create_app
 
     root = Path(results)
     if root.exists() and not root.is_dir():
         raise ServeError(f"--results {root}: is a file, not a folder")
     try:
-        app = create_app(root, slots)
+        app = create_app(root, slots, cli)
     except OSError as exc:
         raise ServeError(f"--results {root}: cannot be made ({exc.strerror or exc})") from None
     sock = listen(host, port)
