@@ -138,8 +138,13 @@ ROOMS_MAY_IMPORT: dict[str, set[str]] = {
                             "experiments.reporting"},
     "experiments.analysis": {"experiments.stats", "experiments.storage",
                              "experiments.reporting", "experiments.running"},
+    # the web pages over the same library: what cli offers, but handed the parser by serve
+    "experiments.workbench": {"experiments.stats", "experiments.storage",
+                              "experiments.reporting", "experiments.running",
+                              "experiments.analysis"},
     "experiments.cli": {"experiments.stats", "experiments.storage", "experiments.reporting",
-                        "experiments.running", "experiments.analysis", "experiments.speed"},
+                        "experiments.running", "experiments.analysis", "experiments.speed",
+                        "experiments.workbench"},
 }
 
 

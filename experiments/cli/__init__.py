@@ -7,7 +7,8 @@ each game declares its own (``Game.shortcuts``) and every command that takes a G
 options of every registered game, each accepted only for the games that declare it.
 
 This module builds the app; the commands live one group a module beside it (``games``,
-``play``, ``strength``, ``bench``, ``balance``, ``sweeps``), what they share in ``common``.
+``play``, ``strength``, ``bench``, ``balance``, ``sweeps``, ``serve``), what they share in
+``common``.
 Each command is a plain function there; :data:`COMMANDS` registers them here, in the order
 ``cthulhu-sim --help`` lists them, and gives those that take a GAME the shortcuts of the
 games registered when this module is imported.
@@ -19,7 +20,7 @@ from typing import Annotated
 
 import typer
 
-from experiments.cli import balance, bench, games, play, strength, sweeps
+from experiments.cli import balance, bench, games, play, serve, strength, sweeps
 from experiments.cli.common import OneLineErrors, shortcut_table, shortcuts_epilog, with_shortcuts
 
 app = typer.Typer(
@@ -70,6 +71,7 @@ COMMANDS = (
     ("list", sweeps.list_, False),
     ("diff", sweeps.diff, False),
     ("order", balance.order, False),
+    ("serve", serve.serve, False),
     ("main", balance.main, False),
 )
 
