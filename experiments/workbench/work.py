@@ -4,11 +4,14 @@
   :class:`~experiments.running.runner.RunResult`), with a progress callback the page reads, then
   :func:`experiments.running.runfolder.save_run` (the ``run --out`` folder);
 - a run to a precision target: a sweep of one cell
-  (:func:`experiments.running.sweep.run_sweep`, whose ``games.precision`` plays rounds until the interval is narrow enough);
+  (:func:`experiments.running.sweep.run_sweep`, whose ``games.precision`` plays rounds until
+  the interval is narrow enough);
 - a comparison: two runs on the same seed and playout indices, paired with the functions of
-  :mod:`experiments.running.comparison`, written by :meth:`Comparison.write` (a ``compare`` folder);
+  :mod:`experiments.running.comparison`, written by :meth:`Comparison.write` (a ``compare``
+  folder);
 - a sweep of one key: :func:`experiments.running.sweep.run_sweep` (a ``sweep`` folder, its
-  report and charts), and for a target :func:`experiments.analysis.tune.run_tune` (a ``tune`` folder);
+  report and charts), and for a target :func:`experiments.analysis.tune.run_tune` (a ``tune``
+  folder);
 - one game: :meth:`Game.trace`.
 """
 
