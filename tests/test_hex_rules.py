@@ -108,6 +108,53 @@ def test_HEX_S_5_undergrowth_never_closes_an_artefacts_last_open_side(board):
     assert "d6" not in names and "b6" in names  # the last open side stays open
 
 
+def test_HEX_S_5_an_artefact_is_not_walled_in_by_undergrowth_and_the_other_artefacts():
+    """HEX-S-5: access is a way in a counter can walk.  An Artefact's hex is no open side
+    (a counter entering it stops, HEX-MV-5; a carrier may not enter it, HEX-MV-8), so with
+    Artefacts on d4, d5, e5 and Undergrowth on c4, e4, d3, e3 is d4's last way in: it is not
+    offered (either reading), and a Cultist on d2 (move 4) reaches d4."""
+    for access in ("path", "neighbour"):
+        b = Board({"undergrowth_access": access})
+        for a, where in enumerate(("d4", "d5", "e5")):
+            b.artefact(a, where)
+        b.undergrowth("c4", "e4", "d3")
+        assert "e3" not in spots(b), access
+        assert {"f3", "c3", "d6"} <= spots(b), access  # harmless spots stay open
+        b.put("Cultist 1", "d2")
+        assert "d4" in b.reach("Cultist 1")
+        b.undergrowth("e3")  # what the old reading allowed: d4 sealed
+        assert "d4" not in b.reach("Cultist 1")
+
+
+def test_HEX_S_5_every_setup_leaves_each_artefact_a_walk_from_both_base_lines():
+    """HEX-S-5 ('path'): after any legal setup (random placements), a counter can walk from
+    each base line to a side of every Artefact, around the Undergrowth and the other
+    Artefacts."""
+    g = Board().game
+    config = g.configure(None, "random")
+    cols = config.params.cols
+    rows = config.params.rows
+    rng = np.random.default_rng(4)
+    for seed in range(30):
+        st = g.new_state(config, seed, 0)
+        while st.s[E.DECISION] in (S.D_PLACE_ARTEFACT, S.D_PLACE_UNDERGROWTH):
+            g.apply(config, st, int(rng.choice(g.legal_actions(config, st))))
+        s, ip = st.s, config.params.ip
+        arts = {int(s[S.S_A_HEX + a]) for a in range(int(ip[S.I_N_ARTEFACTS]))}
+        walk = {h for h in range(rows * cols) if not s[S.S_H_UNDERGROWTH + h] and h not in arts}
+        for base_row in (0, rows - 1):
+            seen = {base_row * cols + c for c in range(cols)}
+            todo = list(seen)
+            while todo:
+                h = todo.pop()
+                for x in ip[S.I_NB + 6 * h:][:6]:
+                    if x >= 0 and int(x) in walk and int(x) not in seen:
+                        seen.add(int(x))
+                        todo.append(int(x))
+            for a in arts:
+                assert any(int(x) in seen for x in ip[S.I_NB + 6 * a:][:6] if x >= 0), seed
+
+
 # ---- winning ---------------------------------------------------------------------------------
 def test_HEX_O_1_all_artefacts_on_own_base_line_win_at_once(board):
     board.artefact(0, "a8")

@@ -228,14 +228,17 @@ RING = (0, 2, 3, 1, 5, 4)
 
 @njit(cache=True, _nrt=False)
 def open_arcs(ip, s, h):
-    """Runs of open neighbours (on the board, no Undergrowth) around hex ``h``.  With at most
-    one run, closing ``h`` cannot cut anything off: its open neighbours still touch in turn."""
+    """Runs of walkable neighbours (on the board, no Undergrowth, no Artefact) around hex
+    ``h``.  With at most one run, closing ``h`` cannot cut a walk through it: the neighbours it
+    enters and leaves by still touch in turn.  (A walk that ends on an Artefact beside ``h``
+    is not covered: ``undergrowth_spots`` checks those hexes in full.)"""
     first = -1
     prev = -1
     runs = 0
     for k in range(6):
         x = ip[S.I_NB + 6 * h + RING[k]]
-        o = 1 if x >= 0 and not bits_has(s, S.S_UG_BITS, x) else 0
+        o = 1 if x >= 0 and not bits_has(s, S.S_UG_BITS, x) \
+            and not bits_has(s, S.S_ART_BITS, x) else 0
         if k == 0:
             first = o
         elif o == 1 and prev == 0:
@@ -250,12 +253,14 @@ def open_arcs(ip, s, h):
 
 @njit(cache=True, _nrt=False)
 def connected_without(ip, s, x):
-    """With Undergrowth also on hex ``x``: is every Artefact, and the other base line,
-    reachable from Bad's base line around the Undergrowth?"""
+    """With Undergrowth also on hex ``x``: can a counter walk from Bad's base line to the
+    other base line and to a side of every Artefact?  A walk goes around the Undergrowth and
+    never through an Artefact's hex (entering one ends a move, HEX-MV-5; a carrier may not
+    enter one, HEX-MV-8), so an Artefact is reached when a hex beside it is."""
     b0 = _ONE << np.uint64(x & 63) if x < 64 else _ZERO
     b1 = _ONE << np.uint64(x & 63) if x >= 64 else _ZERO
-    open0 = w(ip, S.I_BOARD_BITS) & ~w(s, S.S_UG_BITS) & ~b0
-    open1 = w(ip, S.I_BOARD_BITS + 1) & ~w(s, S.S_UG_BITS + 1) & ~b1
+    open0 = w(ip, S.I_BOARD_BITS) & ~w(s, S.S_UG_BITS) & ~w(s, S.S_ART_BITS) & ~b0
+    open1 = w(ip, S.I_BOARD_BITS + 1) & ~w(s, S.S_UG_BITS + 1) & ~w(s, S.S_ART_BITS + 1) & ~b1
     f0 = w(ip, S.I_BASE_BITS + 2) & open0
     f1 = w(ip, S.I_BASE_BITS + 3) & open1
     seen0, seen1 = f0, f1
@@ -265,40 +270,55 @@ def connected_without(ip, s, x):
         f1 = n1 & open1 & ~seen1
         seen0 |= f0
         seen1 |= f1
-    need0 = w(s, S.S_ART_BITS) | w(ip, S.I_BASE_BITS)
-    need1 = w(s, S.S_ART_BITS + 1) | w(ip, S.I_BASE_BITS + 1)
-    return (need0 & ~seen0) == _ZERO and (need1 & ~seen1) == _ZERO
+    by0, by1 = neighbours_of(ip, seen0, seen1)
+    arts0 = w(s, S.S_ART_BITS)
+    arts1 = w(s, S.S_ART_BITS + 1)
+    base0 = w(ip, S.I_BASE_BITS)
+    base1 = w(ip, S.I_BASE_BITS + 1)
+    return ((arts0 & ~by0) == _ZERO and (arts1 & ~by1) == _ZERO
+            and (base0 & ~seen0) == _ZERO and (base1 & ~seen1) == _ZERO)
 
 
 @njit(cache=True, _nrt=False)
 def undergrowth_spots(ip, s):
     """HEX-S-4, HEX-S-5: Undergrowth goes off both base lines, on no Artefact and no other
-    Undergrowth, and never on the last open neighbour of an Artefact; with the 'path' reading
-    (the default) it never cuts an Artefact off from either base line."""
+    Undergrowth, and never on the last open side of an Artefact, a side a counter can walk
+    in by (no Undergrowth and no other Artefact there); with the 'path' reading (the default)
+    it never cuts an Artefact off from either base line, walking around the Undergrowth and
+    the other Artefacts."""
     lo = (w(ip, S.I_BOARD_BITS) & ~w(ip, S.I_BASE_BITS) & ~w(ip, S.I_BASE_BITS + 2)
           & ~w(s, S.S_ART_BITS) & ~w(s, S.S_UG_BITS))
     hi = (w(ip, S.I_BOARD_BITS + 1) & ~w(ip, S.I_BASE_BITS + 1) & ~w(ip, S.I_BASE_BITS + 3)
           & ~w(s, S.S_ART_BITS + 1) & ~w(s, S.S_UG_BITS + 1))
+    near0 = _ZERO  # hexes beside an Artefact
+    near1 = _ZERO
     for a in range(ip[S.I_N_ARTEFACTS]):
         h = s[S.S_A_HEX + a]
         if h < 0:
             continue
-        o0 = w(ip, S.I_NB_BITS + 2 * h) & ~w(s, S.S_UG_BITS)
-        o1 = w(ip, S.I_NB_BITS + 2 * h + 1) & ~w(s, S.S_UG_BITS + 1)
+        nb0 = w(ip, S.I_NB_BITS + 2 * h)
+        nb1 = w(ip, S.I_NB_BITS + 2 * h + 1)
+        near0 |= nb0
+        near1 |= nb1
+        o0 = nb0 & ~w(s, S.S_UG_BITS) & ~w(s, S.S_ART_BITS)
+        o1 = nb1 & ~w(s, S.S_UG_BITS + 1) & ~w(s, S.S_ART_BITS + 1)
         if count_bits(o0, o1) == 1:  # that one open side must stay open
             lo &= ~o0
             hi &= ~o1
     if ip[S.I_ACCESS_PATH] == 1:
         for word in range(2):
             x = lo if word == 0 else hi
+            near = near0 if word == 0 else near1
             while x != _ZERO:
                 h = 64 * word + lowest_bit(x)
+                b = _ONE << np.uint64(h & 63)
                 x &= x - _ONE
-                if open_arcs(ip, s, h) >= 2 and not connected_without(ip, s, h):
+                if ((near & b) != _ZERO or open_arcs(ip, s, h) >= 2) \
+                        and not connected_without(ip, s, h):
                     if word == 0:
-                        lo &= ~(_ONE << np.uint64(h))
+                        lo &= ~b
                     else:
-                        hi &= ~(_ONE << np.uint64(h - 64))
+                        hi &= ~b
     return lo, hi
 
 
