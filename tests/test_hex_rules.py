@@ -488,6 +488,34 @@ def test_HEX_C_9_the_survivor_of_a_fight_over_an_artefact_carries_it(board):
     assert board.s[S.S_A_CARRIER + 0] == jw + 1 and board.s[S.S_C_CARRY + jw] == 1
 
 
+def test_HEX_C_9_an_artefact_taken_up_in_a_fight_is_counted_and_logged(board):
+    """HEX-MV-6 with HEX-MV-9, HEX-C-9: in a melee over an Artefact the side whose turn it is
+    carries it; that take-up is counted (pickups, carriers in the record) and logged, and the
+    survivor who already carries it is not counted twice."""
+    board.artefact(0, "d5")
+    c1 = board.put("Cultist 1", "d5")
+    jw = board.put("John Wilson", "d5")
+    board.put("Dr Latern", "a8")
+    board.s[S.S_A_CARRIER + 0] = c1 + 1  # the Cultist took it up in Bad's turn
+    board.s[S.S_C_CARRY + c1] = 1
+    board.s[S.S_SIDE] = S.BAD
+    ev, evn = board.events()
+    R.begin_turn(board.ip, board.s, S.GOOD, ev, evn)
+    assert board.s[S.S_A_CARRIER + 0] == jw + 1 and board.s[S.S_C_CARRY + c1] == 0
+    assert board.s[S.S_PICKUPS + S.GOOD] == 1 and board.s[S.S_C_CARRIED + jw] == 1
+    rows = [list(e) for e in ev[:evn[0]] if e[0] == S.EV_PICKUP]
+    assert rows == [[S.EV_PICKUP, jw, 0, board.hex("d5"), 2, 0, 0, 0]]
+    R.advance(board.ip, board.s, board.st.rng, ev, evn)
+    board.pass_entry()
+    rigged(board, kill=True)
+    board.end_movement()  # the melee: John Wilson kills the Cultist and keeps the Artefact
+    assert board.s[S.S_C_STATUS + c1] == S.CS_DEAD
+    assert board.s[S.S_PICKUPS + S.GOOD] == 1  # not counted a second time
+    rec = np.zeros(S.R_SIZE, dtype=np.int64)
+    R.record(board.ip, board.fp, board.s, board.st.h, rec)
+    assert rec[S.R_GOOD_CARRIERS] == 1 and rec[S.R_GOOD_PICKUPS] == 1
+
+
 def test_HEX_B_1_the_imbalance_is_measured_with_a_paired_interval():
     from experiments.runner import run
 

@@ -621,9 +621,11 @@ def begin_turn(ip, s, side, ev, evn):
         h = s[S.S_A_HEX + a]
         c = occupant(s, side, h)
         if c >= 0 and s[S.S_A_CARRIER + a] != c + 1:
-            take_up(s, c, a, 0, ev, evn)
-            if s[S.S_C_LOCKED + c] == 0:  # a counter held in a melee takes up nothing yet
-                count_pickup(ip, s, c, a, 0, ev, evn)
+            # in a melee (HEX-MV-9) the side whose turn it is carries it: counted and logged
+            # as a take-up in a fight (how 2)
+            how = 2 if s[S.S_C_LOCKED + c] == 1 else 0
+            take_up(s, c, a, how, ev, evn)
+            count_pickup(ip, s, c, a, how, ev, evn)
     frame_set(s, 0, S.PH_ENTER)
     check_win(ip, s, side, ev, evn)  # (the other side may have carried one onto this line)
 

@@ -76,7 +76,8 @@ EV_PLACE = 1  # side, what (0 Artefact, 1 Undergrowth), hex, index
 EV_TURN = 2  # turn, side
 EV_ENTER = 3  # counter, hex
 EV_MOVE = 4  # counter, from hex, to hex, Artefact carried + 1 (0 none)
-EV_PICKUP = 5  # counter, Artefact, hex, how (0 start of turn, 1 survivor of a fight)
+EV_PICKUP = 5  # counter, Artefact, hex, how (0 start of turn, 1 survivor of a fight,
+#               2 start of turn in a fight: its side's turn, so it carries it)
 EV_DROP = 6  # counter, Artefact, hex
 EV_ATTACK = 7  # attacker, target, attack, defence, needed, rolled, killed (0/1)
 EV_WIN = 8  # side, turn

@@ -169,8 +169,12 @@ def format_events(game, config, seed: int, index: int, events: np.ndarray,
         elif code == S.EV_DROP:
             out.append(f"  {codes[a]} leaves Artefact {b + 1} at {at(c)} on its base line.")
         elif code == S.EV_PICKUP:
-            how = "starts its turn on" if d == 0 else "survives the fight over"
-            out.append(f"  {codes[a]} {how} Artefact {b + 1} at {at(c)} and carries it.")
+            if d == 2:
+                out.append(f"  {codes[a]} starts its turn in a fight over Artefact {b + 1} at "
+                           f"{at(c)}: its side's turn, so it carries it.")
+            else:
+                how = "starts its turn on" if d == 0 else "survives the fight over"
+                out.append(f"  {codes[a]} {how} Artefact {b + 1} at {at(c)} and carries it.")
         elif code == S.EV_MELEE:
             out.append(f"  {codes[a]} and {codes[b]} share a hex: {codes[a]} must attack.")
         elif code == S.EV_ATTACK:
