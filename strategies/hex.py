@@ -18,7 +18,7 @@ from numba import njit
 from simcore.engine import DECISION, POLICY_SIG, SEAT, frame_get
 from simcore.hex import state as S
 from simcore.hex.rules import neighbours_of, reach, targets_of
-from simcore.kernels import lowest_bit
+from simcore.kernels import lowest_bit, rng_uniform
 from strategies.common import first_legal, uniform_legal
 from strategies.registry import Param, param_offsets, register
 
@@ -44,6 +44,15 @@ HEURISTIC_PARAMS = {
                       "by this much"),
     "leave_home": Param(1.0, 0.0, 1.0, "1: a carrier on its own base line leaves its Artefact "
                         "there and goes for another; 0: it stays on it while any other is out"),
+    "setup_noise": Param(4.0, 0.0, 50.0, "a random amount (uniform, 0 to this, from the "
+                         "strategy's own stream) added to each setup placement's value, so "
+                         "placements about as good fall at random (an Artefact row nearer "
+                         "home is worth 10, a column nearer the middle 1, an Undergrowth "
+                         "beside an Artefact 3 or 4); 0: the same setup every game"),
+    "tie_noise": Param(0.02, 0.0, 5.0, "a random amount (0 to this) added to the value of "
+                       "each entry hex, move, counter to move and target, so choices within "
+                       "it of the best fall at random (a step nearer an Artefact is worth "
+                       "2.5); 0: ties go to the first"),
 }
 _P = param_offsets(HEURISTIC_PARAMS)
 AGGRESSION = _P["aggression"]
@@ -51,6 +60,8 @@ CAUTION = _P["caution"]
 ESCORT = _P["escort"]
 MIN_GAIN = _P["min_gain"]
 LEAVE_HOME = _P["leave_home"]
+SETUP_NOISE = _P["setup_noise"]
+TIE_NOISE = _P["tie_noise"]
 
 W_HOME = 10.0  # a carrier's worth of one row nearer home
 W_ARRIVE = 40.0  # a carrier reaching its base line
@@ -98,6 +109,12 @@ def kill_chance(ip, att, defence):
     need = ip[S.I_CRT + (defence - 1) * S.MAX_CRT_COLS + att - 1]
     faces = ip[S.I_DIE_FACES]
     return max(faces - need + 1, 0) / faces
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def noise(amount, rng):
+    """A random amount from 0 to ``amount`` (no draw when it is 0: the stream is untouched)."""
+    return amount * rng_uniform(rng) if amount > 0.0 else 0.0
 
 
 @njit(cache=True, _nrt=False)
@@ -241,8 +258,9 @@ def hex_value(ip, s, params, side, c, x, carrying, field):
 
 
 @njit(cache=True, _nrt=False)
-def best_move(ip, s, params, c, leave, field):
-    """(best hex, its gain over staying) for counter ``c``."""
+def best_move(ip, s, params, c, leave, field, rng):
+    """(best hex, its gain over staying) for counter ``c``; each hex's value gets its
+    ``tie_noise``."""
     side = ip[S.I_C_SIDE + c]
     carrying = s[S.S_C_CARRY + c] > 0 and leave == 0
     here = s[S.S_C_POS + c]
@@ -257,7 +275,8 @@ def best_move(ip, s, params, c, leave, field):
         while x != _ZERO:
             h = 64 * word + lowest_bit(x)
             x &= x - _ONE
-            v = hex_value(ip, s, params, side, c, h, carrying, field)
+            v = hex_value(ip, s, params, side, c, h, carrying, field) \
+                + noise(params[TIE_NOISE], rng)
             if v > best_v:
                 best_v = v
                 best = h
@@ -273,8 +292,9 @@ def target_worth(ip, s, t):
 
 
 @njit(cache=True, _nrt=False)
-def best_target(ip, s, c):
-    """(target, kill chance x worth) for a ranged attack of ``c``: focus fire by the odds."""
+def best_target(ip, s, c, tie_noise, rng):
+    """(target, kill chance x worth) for a ranged attack of ``c``: focus fire by the odds
+    (each with ``tie_noise``)."""
     lo, hi = targets_of(ip, s, c)
     other = 1 - ip[S.I_C_SIDE + c]
     best = -1
@@ -286,11 +306,23 @@ def best_target(ip, s, c):
             x &= x - _ONE
             t = (s[S.S_H_BAD + h] if other == 1 else s[S.S_H_GOOD + h]) - 1
             v = (kill_chance(ip, ip[S.I_C_ATTACK + c], ip[S.I_C_DEFENCE + t])
-                 * target_worth(ip, s, t))
+                 * target_worth(ip, s, t)) + noise(tie_noise, rng)
             if v > best_v:
                 best_v = v
                 best = t
     return best, best_v
+
+
+@njit(cache=True, _nrt=False)
+def entry_value(ip, s, side, c, h):
+    """How good base hex ``h`` is to bring counter ``c`` on at: near the nearest Artefact
+    still to fetch, then out of reach of enemies that could kill ``c`` there."""
+    nearest = 1 << 30
+    for a in range(ip[S.I_N_ARTEFACTS]):
+        x = s[S.S_A_HEX + a]
+        if x >= 0 and not on_base(ip, side, x):
+            nearest = min(nearest, dist(ip, h, x))
+    return -float(nearest) - 0.05 * danger(ip, s, side, c, h)
 
 
 @njit(cache=True, _nrt=False)
@@ -316,7 +348,8 @@ def plan(ip, fp, s, view, mask, params, rng):
         mid = (ip[S.I_COLS] - 1) / 2.0
         for h in range(n_hex):
             if mask[h]:
-                v = -10.0 * rows_from_home(ip, side, h) - abs(h % ip[S.I_COLS] - mid)
+                v = -10.0 * rows_from_home(ip, side, h) - abs(h % ip[S.I_COLS] - mid) \
+                    + noise(params[SETUP_NOISE], rng)
                 if v > best_v:
                     best_v = v
                     best = h
@@ -342,6 +375,7 @@ def plan(ip, fp, s, view, mask, params, rng):
                 elif dd == 2:
                     v += 0.5 if rows_from_home(ip, 1 - side, h) < rows_from_home(ip, 1 - side, x) \
                         else 0.0
+            v += noise(params[SETUP_NOISE], rng)
             if v > best_v:
                 best_v = v
                 best = h
@@ -361,18 +395,15 @@ def plan(ip, fp, s, view, mask, params, rng):
                     best = c
         return best
     if d == S.D_ENTER_HEX:
-        # the base hex nearest the nearest Artefact still to fetch
+        # the base hex nearest the nearest Artefact still to fetch, out of danger to the
+        # counter coming on
+        c = frame_get(s, 0)
         best = -1
         best_v = NEG
         for h in range(n_hex):
             if not mask[h]:
                 continue
-            nearest = 1 << 30
-            for a in range(ip[S.I_N_ARTEFACTS]):
-                x = s[S.S_A_HEX + a]
-                if x >= 0 and not on_base(ip, side, x):
-                    nearest = min(nearest, dist(ip, h, x))
-            v = -float(nearest) - 0.05 * danger(ip, s, side, 0, h)
+            v = entry_value(ip, s, side, c, h) + noise(params[TIE_NOISE], rng)
             if v > best_v:
                 best_v = v
                 best = h
@@ -391,11 +422,12 @@ def plan(ip, fp, s, view, mask, params, rng):
                     leave = 1
                 else:
                     continue  # it stays on its Artefact at home
-            h, gain = best_move(ip, s, params, c, leave, field)
+            h, gain = best_move(ip, s, params, c, leave, field, rng)
             if h < 0:
                 continue
             if s[S.S_C_CARRY + c] > 0 and gain > 0.0:
                 gain += 1.0  # carriers first among equals
+            gain += noise(params[TIE_NOISE], rng)
             if gain > best_v:
                 best_v = gain
                 best = c
@@ -406,7 +438,7 @@ def plan(ip, fp, s, view, mask, params, rng):
         return S.A_KEEP if mask[S.A_KEEP] else S.A_LEAVE
     if d == S.D_MOVE_TO:
         c = frame_get(s, 0)
-        h, _ = best_move(ip, s, params, c, frame_get(s, 1), fetch_field(ip, s, side))
+        h, _ = best_move(ip, s, params, c, frame_get(s, 1), fetch_field(ip, s, side), rng)
         return h if h >= 0 else first_legal(mask)
     if d == S.D_ATTACK_PICK:
         # the attack with the best odds on the most valuable target (never declined: an
@@ -416,13 +448,13 @@ def plan(ip, fp, s, view, mask, params, rng):
         for c in range(ip[S.I_N_COUNTERS]):
             if c >= S.A_END or not mask[c]:
                 continue
-            t, v = best_target(ip, s, c)
+            t, v = best_target(ip, s, c, params[TIE_NOISE], rng)
             if t >= 0 and v > best_v:
                 best_v = v
                 best = c
         return best
     if d == S.D_ATTACK_TARGET:
-        t, _ = best_target(ip, s, frame_get(s, 0))
+        t, _ = best_target(ip, s, frame_get(s, 0), params[TIE_NOISE], rng)
         return t if t >= 0 else first_legal(mask)
     return first_legal(mask)
 
