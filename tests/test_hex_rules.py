@@ -180,6 +180,39 @@ def test_HEX_O_1_a_side_that_starts_its_turn_with_all_artefacts_home_wins(board)
     assert board.s[E.OUTCOME] == S.O_BAD_WIN
 
 
+def test_HEX_O_1_an_artefact_an_enemy_carries_across_the_base_line_is_not_yet_had():
+    """HEX-O-1, "if you have all three Artefacts in your base line hexes": with win_by =
+    "possession" (default) an Artefact an enemy counter carries on Good's line does not count
+    until the carrier is killed there (then Good wins at once, in combat); with "location" it
+    counts where it is."""
+    def position(b: Board) -> None:
+        b.artefact(0, "a8")
+        b.artefact(1, "b8")
+        b.artefact(2, "g8")
+        c4 = b.put("Cultist 4", "g8")
+        b.s[S.S_A_CARRIER + 2] = c4 + 1
+        b.s[S.S_C_CARRY + c4] = 3
+        b.put("Colonel Grant", "g6")  # range 3
+        b.put("Dr Latern", "a6")
+
+    loc = Board({"win_by": "location"})
+    position(loc)
+    loc.start_turn(S.GOOD)
+    assert loc.s[E.OUTCOME] == S.O_GOOD_WIN
+    b = Board()
+    position(b)
+    b.start_turn(S.GOOD)
+    assert b.s[E.OUTCOME] == E.PLAYING
+    rec = np.zeros(S.R_SIZE, dtype=np.int64)
+    R.record(b.ip, b.fp, b.s, b.st.h, rec)
+    assert rec[S.R_GOOD_HOME] == 2
+    b.end_movement()
+    rigged(b, kill=True)
+    b.act(b.counter("Colonel Grant"))
+    b.act(b.counter("Cultist 4"))  # killed: the Artefact lies on Good's line
+    assert b.s[E.OUTCOME] == S.O_GOOD_WIN and b.s[E.WINNER] == S.GOOD
+
+
 # ---- entering --------------------------------------------------------------------------------
 def test_HEX_EN_1_one_counter_a_turn_onto_an_empty_hex_of_the_own_base_line(board):
     board.put("Cultist 1", "c8")  # an enemy on Good's base line

@@ -241,6 +241,7 @@ def compile_params(rules: RulesData) -> HexParams:
     ip[S.I_FIRST_SIDE] = S.GOOD if rules["first_side"] == "good" else S.BAD
     ip[S.I_ENTERED_MOVES] = int(rules["entered_counter_moves"])
     ip[S.I_ACCESS_PATH] = int(rules["undergrowth_access"] == "path")
+    ip[S.I_WIN_POSSESSION] = int(rules["win_by"] == "possession")
     ip[S.I_DIE_FACES] = rules["components.die_faces"]
     ip[S.I_BASE_ROWS] = base
     ip[S.I_GOOD_AT_BOTTOM] = int(good_bottom)

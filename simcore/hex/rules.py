@@ -183,11 +183,15 @@ def lift_artefact(s, a):
 
 @njit(cache=True, _nrt=False)
 def artefacts_home(ip, s, side):
-    """Artefacts in hexes of ``side``'s base line (carried or lying there)."""
+    """HEX-O-1: the Artefacts ``side`` has in hexes of its base line: lying there or carried
+    by its counters, and (``win_by = "location"``) carried by enemy counters too."""
     n = 0
     for a in range(ip[S.I_N_ARTEFACTS]):
         h = s[S.S_A_HEX + a]
         if h >= 0 and bits_has(ip, S.I_BASE_BITS + 2 * side, h):
+            carrier = s[S.S_A_CARRIER + a] - 1
+            if ip[S.I_WIN_POSSESSION] == 1 and carrier >= 0 and ip[S.I_C_SIDE + carrier] != side:
+                continue  # an enemy holds it
             n += 1
     return n
 
@@ -675,6 +679,7 @@ def advance(ip, s, rng, ev, evn):
         elif phase == S.PH_COMBAT:  # HEX-C-1: combat after all movement, melee first
             melee_all(ip, s, rng, side, ev, evn)
             frame_set(s, 0, PH_RANGED)
+            check_win(ip, s, side, ev, evn)  # (a kill can free an Artefact on the own line)
         else:
             if any_can_shoot(ip, s, side):
                 ask(s, side, S.D_ATTACK_PICK)
@@ -831,6 +836,8 @@ def step(ip, fp, s, h, rng, action, ev, evn):
         c = frame_get(s, 0)
         frame_pop(s)
         attack(ip, s, rng, c, a, ev, evn)
+        if check_win(ip, s, side, ev, evn):
+            return
     advance(ip, s, rng, ev, evn)
 
 

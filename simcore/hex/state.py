@@ -96,6 +96,7 @@ I_MAX_TURNS = PARAMS.field("max_turns")
 I_FIRST_SIDE = PARAMS.field("first_side")
 I_ENTERED_MOVES = PARAMS.field("entered_counter_moves")
 I_ACCESS_PATH = PARAMS.field("undergrowth_access_path")  # 1: HEX-S-5 keeps paths open
+I_WIN_POSSESSION = PARAMS.field("win_by_possession")  # 1: HEX-O-1 counts no enemy-held one
 I_DIE_FACES = PARAMS.field("die_faces")
 I_BASE_ROWS = PARAMS.field("base_line_rows")
 I_GOOD_AT_BOTTOM = PARAMS.field("good_at_bottom")  # 1: Good's base line is the bottom row
