@@ -436,9 +436,34 @@ def plan(ip, fp, s, view, mask, params, rng):
         if mask[S.A_LEAVE] and params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
             return S.A_LEAVE
         return S.A_KEEP if mask[S.A_KEEP] else S.A_LEAVE
+    if d == S.D_DROP_HEX:
+        # leaving it in passing (drop_in_passing): the base hex nearest the next Artefact
+        field = fetch_field(ip, s, side)
+        best = -1
+        best_v = NEG
+        for h in range(n_hex):
+            if mask[h]:
+                k = field_steps(field, h)
+                v = -float(k if k >= 0 else FIELD_MAX) + noise(params[TIE_NOISE], rng)
+                if v > best_v:
+                    best_v = v
+                    best = h
+        return best
     if d == S.D_MOVE_TO:
         c = frame_get(s, 0)
-        h, _ = best_move(ip, s, params, c, frame_get(s, 1), fetch_field(ip, s, side), rng)
+        field = fetch_field(ip, s, side)
+        if frame_get(s, 2) > 0:  # walking on after leaving its Artefact in passing
+            best = -1
+            best_v = NEG
+            for h in range(n_hex):
+                if mask[h]:
+                    v = hex_value(ip, s, params, side, c, h, False, field) \
+                        + noise(params[TIE_NOISE], rng)
+                    if v > best_v:
+                        best_v = v
+                        best = h
+            return best
+        h, _ = best_move(ip, s, params, c, frame_get(s, 1), field, rng)
         return h if h >= 0 else first_legal(mask)
     if d == S.D_ATTACK_PICK:
         # the attack with the best odds on the most valuable target (never declined: an

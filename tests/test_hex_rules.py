@@ -353,6 +353,43 @@ def test_HEX_MV_7_a_carrier_elsewhere_is_not_offered_to_leave_it(board):
     assert board.decision() == S.D_MOVE_TO
 
 
+def test_HEX_MV_7_with_drop_in_passing_a_carrier_leaves_it_crossing_its_base_line():
+    """HEX-MV-7, "may move onto it's own baseline, and move off leaving the Artefact behind",
+    read within one move (drop_in_passing = true): Dorothy Pym (move 4) carries Artefact 3
+    from c6 to c8 (two steps), leaves it there and walks on two steps; the third Artefact on
+    Good's line wins at once.  Off (the default) she is not asked."""
+    def position(b: Board) -> int:
+        b.artefact(0, "a8")
+        b.artefact(1, "g8")
+        b.artefact(2, "c6")
+        dp = b.put("Dorothy Pym", "c6")
+        b.put("Cultist 1", "h1")
+        b.start_turn(S.GOOD)
+        assert b.s[S.S_C_CARRY + dp] == 3
+        b.act(dp)
+        return dp
+
+    off = Board()
+    position(off)
+    assert off.decision() == S.D_MOVE_TO
+    b = Board({"drop_in_passing": True})
+    dp = position(b)
+    assert b.decision() == S.D_DROP and set(b.legal()) == {S.A_KEEP, S.A_LEAVE}
+    b.act(S.A_LEAVE)
+    assert b.decision() == S.D_DROP_HEX
+    assert b.legal_hexes() == {"b8", "c8", "d8", "e8"}  # within three steps: one left
+    b.act(b.hex("c8"))
+    assert b.decision() == S.D_MOVE_TO
+    assert {"c6", "d7", "b7", "e8"} <= b.legal_hexes()  # two steps on from c8
+    assert "c5" not in b.legal_hexes()  # three
+    ev, evn = b.events()
+    b.game.apply(b.config, b.st, b.hex("d7"), ev)
+    assert b.pos("Dorothy Pym") == "d7" and b.s[S.S_C_CARRY + dp] == 0
+    assert b.s[S.S_A_HEX + 2] == b.hex("c8") and b.s[S.S_A_CARRIER + 2] == 0
+    assert b.s[E.OUTCOME] == S.O_GOOD_WIN
+    assert [int(x) for x in ev[0][:5]] == [S.EV_DROP, dp, 2, b.hex("c8"), 1]
+
+
 def test_HEX_MV_8_a_carrier_cannot_enter_another_artefacts_hex(board):
     board.artefact(0, "d5")
     board.artefact(1, "d6")

@@ -440,6 +440,102 @@ def reach(ip, s, c, leave):
 
 
 @njit(cache=True, _nrt=False)
+def walk_from(ip, s, c, h0, moves):
+    """HEX-MV-7 in passing: every hex counter ``c``, carrying nothing now, can end a walk of up
+    to ``moves`` steps from hex ``h0`` in (the rules of ``reach``; the hex it started its move
+    from is open to it, as it has left it)."""
+    side = ip[S.I_C_SIDE + c]
+    own = S.S_OCC_BITS + 2 * side
+    opp = S.S_OCC_BITS + 2 * (1 - side)
+    p0, p1 = hex_bit(s[S.S_C_POS + c])
+    open0 = w(ip, S.I_BOARD_BITS) & ~w(s, S.S_UG_BITS) & (~w(s, own) | p0)
+    open1 = w(ip, S.I_BOARD_BITS + 1) & ~w(s, S.S_UG_BITS + 1) & (~w(s, own + 1) | p1)
+    stop0 = (w(s, opp) | w(s, S.S_ART_BITS)) & ~p0  # (its Artefact no longer lies there)
+    stop1 = (w(s, opp + 1) | w(s, S.S_ART_BITS + 1)) & ~p1
+    r0, r1 = hex_bit(h0)
+    f0, f1 = r0, r1
+    for _ in range(moves):
+        n0, n1 = neighbours_of(ip, f0, f1)
+        n0 &= open0 & ~r0
+        n1 &= open1 & ~r1
+        r0 |= n0
+        r1 |= n1
+        f0 = n0 & ~stop0
+        f1 = n1 & ~stop1
+        if f0 == _ZERO and f1 == _ZERO:
+            break
+    b0, b1 = hex_bit(h0)
+    return r0 & ~b0, r1 & ~b1
+
+
+@njit(cache=True, _nrt=False)
+def drop_walk(ip, s, c, target):
+    """HEX-MV-7 in passing (``drop_in_passing``): the hexes of its own base line that carrier
+    ``c`` can walk into (as a carrier, ``reach``'s rules) and walk on from with the steps left;
+    with ``target`` a hex, also the steps to it (-1: not such a hex).  Returns (lo, hi,
+    steps)."""
+    side = ip[S.I_C_SIDE + c]
+    h0 = s[S.S_C_POS + c]
+    own = S.S_OCC_BITS + 2 * side
+    opp = S.S_OCC_BITS + 2 * (1 - side)
+    open0 = w(ip, S.I_BOARD_BITS) & ~w(s, S.S_UG_BITS) & ~w(s, own) & ~w(s, S.S_ART_BITS)
+    open1 = (w(ip, S.I_BOARD_BITS + 1) & ~w(s, S.S_UG_BITS + 1) & ~w(s, own + 1)
+             & ~w(s, S.S_ART_BITS + 1))
+    stop0 = w(s, opp) | w(s, S.S_ART_BITS)
+    stop1 = w(s, opp + 1) | w(s, S.S_ART_BITS + 1)
+    base0 = w(ip, S.I_BASE_BITS + 2 * side)
+    base1 = w(ip, S.I_BASE_BITS + 2 * side + 1)
+    move = ip[S.I_C_MOVE + c]
+    r0, r1 = hex_bit(h0)
+    f0, f1 = r0, r1
+    out0 = _ZERO
+    out1 = _ZERO
+    steps = -1
+    for k in range(1, move):
+        n0, n1 = neighbours_of(ip, f0, f1)
+        n0 &= open0 & ~r0
+        n1 &= open1 & ~r1
+        r0 |= n0
+        r1 |= n1
+        f0 = n0 & ~stop0
+        f1 = n1 & ~stop1
+        for word in range(2):
+            x = (f0 & base0) if word == 0 else (f1 & base1)
+            while x != _ZERO:
+                b = 64 * word + lowest_bit(x)
+                x &= x - _ONE
+                lo, hi = walk_from(ip, s, c, b, move - k)
+                if lo != _ZERO or hi != _ZERO:
+                    if word == 0:
+                        out0 |= _ONE << np.uint64(b)
+                    else:
+                        out1 |= _ONE << np.uint64(b - 64)
+                    if b == target:
+                        steps = k
+        if f0 == _ZERO and f1 == _ZERO:
+            break
+    return out0, out1, steps
+
+
+@njit(cache=True, _nrt=False)
+def may_drop_passing(ip, s, c):
+    """HEX-MV-7 in passing: a carrier off its own base line that can cross it this move."""
+    if ip[S.I_DROP_PASSING] != 1 or s[S.S_C_CARRY + c] == 0 or on_own_base(ip, s, c):
+        return False
+    lo, hi, _ = drop_walk(ip, s, c, -1)
+    return lo != _ZERO or hi != _ZERO
+
+
+@njit(cache=True, _nrt=False)
+def move_spots(ip, s):
+    """The hexes the counter of the top ``PR_MOVE`` frame may end its move in."""
+    c = frame_get(s, 0)
+    if frame_get(s, 2) > 0:
+        return walk_from(ip, s, c, frame_get(s, 2) - 1, frame_get(s, 3))
+    return reach(ip, s, c, frame_get(s, 1))
+
+
+@njit(cache=True, _nrt=False)
 def on_own_base(ip, s, c):
     h = s[S.S_C_POS + c]
     return h >= 0 and bits_has(ip, S.I_BASE_BITS + 2 * ip[S.I_C_SIDE + c], h)
@@ -495,6 +591,24 @@ def move_counter(ip, s, c, to, leave, ev, evn):
         put_artefact(s, a, to)
     s[S.S_C_MOVED + c] = 1
     log(ev, evn, S.EV_MOVE, c, frm, to, a + 1, 0, 0, 0)
+
+
+@njit(cache=True, _nrt=False)
+def move_dropping(ip, s, c, drop, to, ev, evn):
+    """HEX-MV-7 in passing: ``c`` walks to base-line hex ``drop``, leaves its Artefact there
+    and walks on to ``to``."""
+    side = ip[S.I_C_SIDE + c]
+    frm = s[S.S_C_POS + c]
+    a = s[S.S_C_CARRY + c] - 1
+    s[S.S_C_CARRY + c] = 0
+    s[S.S_A_CARRIER + a] = 0
+    lift_artefact(s, a)
+    put_artefact(s, a, drop)
+    log(ev, evn, S.EV_DROP, c, a, drop, 1, 0, 0, 0)
+    lift_counter(s, c, side)
+    put_counter(s, c, side, to)
+    s[S.S_C_MOVED + c] = 1
+    log(ev, evn, S.EV_MOVE, c, frm, to, 0, 0, 0, 0)
 
 
 # ---- combat (HEX-C) -------------------------------------------------------------------------
@@ -741,12 +855,18 @@ def legal(ip, fp, s, h, mask):
         if lo != _ZERO or hi != _ZERO:
             mask[S.A_KEEP] = 1
             n += 1
-        lo, hi = reach(ip, s, c, 1)
+        if on_own_base(ip, s, c):
+            lo, hi = reach(ip, s, c, 1)
+        else:  # in passing
+            lo, hi, _ = drop_walk(ip, s, c, -1)
         if lo != _ZERO or hi != _ZERO:
             mask[S.A_LEAVE] = 1
             n += 1
+    elif d == S.D_DROP_HEX:
+        lo, hi, _ = drop_walk(ip, s, frame_get(s, 0), -1)
+        n = bits_to_mask(lo, hi, mask)
     elif d == S.D_MOVE_TO:
-        lo, hi = reach(ip, s, frame_get(s, 0), frame_get(s, 1))
+        lo, hi = move_spots(ip, s)
         n = bits_to_mask(lo, hi, mask)
     elif d == S.D_ATTACK_PICK:
         for c in range(ip[S.I_N_COUNTERS]):
@@ -811,17 +931,32 @@ def step(ip, fp, s, h, rng, action, ev, evn):
         else:
             frame_push(s, S.PR_MOVE)
             frame_set(s, 0, a)
-            ask(s, side, S.D_DROP if may_leave(ip, s, a) else S.D_MOVE_TO)
+            ask(s, side, S.D_DROP if may_leave(ip, s, a) or may_drop_passing(ip, s, a)
+                else S.D_MOVE_TO)
             return
     elif d == S.D_DROP:
+        c = frame_get(s, 0)
+        if a == S.A_LEAVE and not on_own_base(ip, s, c):
+            ask(s, side, S.D_DROP_HEX)  # in passing: where?
+            return
         frame_set(s, 1, 1 if a == S.A_LEAVE else 0)
+        ask(s, side, S.D_MOVE_TO)
+        return
+    elif d == S.D_DROP_HEX:
+        _, _, k = drop_walk(ip, s, frame_get(s, 0), a)
+        frame_set(s, 2, a + 1)
+        frame_set(s, 3, ip[S.I_C_MOVE + frame_get(s, 0)] - k)
         ask(s, side, S.D_MOVE_TO)
         return
     elif d == S.D_MOVE_TO:
         c = frame_get(s, 0)
         leave = frame_get(s, 1)
+        drop = frame_get(s, 2) - 1
         frame_pop(s)
-        move_counter(ip, s, c, a, leave, ev, evn)
+        if drop >= 0:
+            move_dropping(ip, s, c, drop, a, ev, evn)
+        else:
+            move_counter(ip, s, c, a, leave, ev, evn)
         if check_win(ip, s, side, ev, evn):
             return
     elif d == S.D_ATTACK_PICK:
