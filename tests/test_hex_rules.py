@@ -257,6 +257,24 @@ def test_HEX_EN_2_good_brings_john_wilson_first_and_bad_the_monster_last(board):
     assert {board2.counter("Colonel Grant"), board2.counter("Dorothy Pym")} <= set(board2.legal())
 
 
+def test_HEX_EN_2_the_monster_may_not_come_on_after_seven_of_the_eight_cultists(board):
+    """HEX-EN-2 at its boundary: "The bad player must leave the Monster until last": with 7 of
+    the 8 Cultists come on (one of them since killed) the Monster is not offered; with the
+    eighth on, it is."""
+    for k in (2, 3, 4, 6, 7, 8):
+        board.put(f"Cultist {k}", f"{'abcdefgh'[k - 1]}2")
+    board.s[S.S_ENTERED + S.BAD] += 1  # Cultist 5 came on and was killed: it counts as come on
+    board.retire("Cultist 5")
+    board.start_turn(S.BAD, enter=True)
+    assert set(board.legal()) == {board.counter("Cultist 1"), S.A_PASS}
+    assert board.counter("Monster") not in board.legal()
+    b = Board()
+    for k in range(1, 9):
+        b.put(f"Cultist {k}", f"{'abcdefgh'[k - 1]}2")
+    b.start_turn(S.BAD, enter=True)
+    assert set(b.legal()) == {b.counter("Monster"), S.A_PASS}
+
+
 # ---- movement --------------------------------------------------------------------------------
 def test_HEX_MV_1_counters_move_up_to_their_move_value(board):
     board.put("Dorothy Pym", "d5")  # move 4 (assumed)
@@ -516,12 +534,35 @@ def test_HEX_C_6_attack_against_defence_and_a_die_that_must_equal_or_beat_the_nu
     assert abs(kills / tries - 4 / 6) < 0.07  # rolls of 3, 4, 5 or 6
 
 
-def test_HEX_C_7_the_combat_results_table_as_printed(board):
-    table = {1: (5, 4, 3), 2: (5, 5, 4), 3: (6, 5, 5), 4: (6, 6, 6)}
-    ip = board.ip
-    for d, row in table.items():
-        for a, need in enumerate(row, start=1):
-            assert ip[S.I_CRT + (d - 1) * S.MAX_CRT_COLS + a - 1] == need
+CRT = {1: (5, 4, 3), 2: (5, 5, 4), 3: (6, 5, 5), 4: (6, 6, 6)}  # HEX-C-7, as printed
+
+
+def first_roll_stream(roll: int) -> np.ndarray:
+    """A game stream whose first d6 comes up ``roll``."""
+    for seed in range(500):
+        rng = new_rng(seed, 0)
+        if 1 + int(R.rng_int(rng.copy(), 6)) == roll:
+            return rng
+    raise AssertionError(roll)
+
+
+@pytest.mark.parametrize("defence", sorted(CRT))
+def test_HEX_C_7_every_cell_of_the_combat_results_table_decides_an_attack(defence):
+    """HEX-C-6, HEX-C-7: every cell through the attack combat makes (not the array read back):
+    Colonel Grant with attack a shoots a Cultist with defence d; the attack asks the table's
+    number, a roll one lower misses and a roll of that number kills."""
+    for attack, need in enumerate(CRT[defence], start=1):
+        for roll in (need - 1, need):
+            b = Board({"good.colonel_grant.attack": attack, "bad.cultist.defence": defence})
+            cg = b.put("Colonel Grant", "d8")
+            c1 = b.put("Cultist 1", "d6")
+            b.st.rng[:] = first_roll_stream(roll)
+            ev, evn = b.events()
+            R.attack(b.ip, b.s, b.st.rng, cg, c1, ev, evn)
+            row = [int(x) for x in ev[0]]
+            assert row[:7] == [S.EV_ATTACK, cg, c1, attack, defence, need, roll], (attack, defence)
+            assert row[7] == int(roll >= need)
+            assert (b.s[S.S_C_STATUS + c1] == S.CS_DEAD) == (roll >= need)
 
 
 def test_HEX_C_8_the_killed_are_removed_at_once(board):
@@ -587,15 +628,21 @@ def test_HEX_C_9_an_artefact_taken_up_in_a_fight_is_counted_and_logged(board):
 
 
 def test_HEX_B_1_the_imbalance_is_measured_with_a_paired_interval():
+    """HEX-B-1, "the game is unbalanced. That is deliberate": the simulator measures by how
+    much.  Pinned: heuristic against heuristic with the assumed counters, 400 games of seed 3,
+    Good wins 156, Bad 240, 4 stalemates (a change to the rules or the heuristic that moves
+    them must say so); Bad's lead is 21 points with its paired interval clear of 0."""
     from experiments.runner import run
 
-    summary = run("hex", None, "heuristic", games=600, seed=3).summary()
+    result = run("hex", None, "heuristic", games=400, seed=3)
+    outcomes = result.frame["outcome"].to_numpy()
+    counts = [int((outcomes == k).sum()) for k in range(3)]
+    assert counts == [156, 240, 4]
+    summary = result.summary()
     diff = summary["seat_differences"][0]
     assert diff["seats"] == [0, 1]
-    lo, hi = diff["ci95"]
-    assert lo <= diff["diff"] <= hi and hi - lo < 0.2
-    rates = {row["seat"]: row["rate"] for row in summary["seat_win_rates"]}
-    assert rates[0] - rates[1] == pytest.approx(diff["diff"])
+    assert diff["diff"] == pytest.approx((156 - 240) / 400)
+    assert diff["ci95"][1] < 0  # Bad is favoured, beyond sampling noise
     assert set(summary["outcome_rates"]) == {"good_win", "bad_win", "stalemate"}
 
 
