@@ -25,6 +25,7 @@ from strategies.registry import Param, param_offsets, register
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 NEG = -1e18
+DANGER_MEMO = (S.MAX_CRT_ROWS + 1) * S.MAX_HEX  # danger by (defence, hex) within a decision
 
 
 @njit(POLICY_SIG, cache=True)
@@ -132,6 +133,20 @@ def danger(ip, s, side, c, x):
     return 1.0 - survive
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def danger_seen(ip, s, side, c, x, memo):
+    """``danger`` through a memo of one decision (the side is the same throughout, and the
+    danger to a counter depends on it only by its defence): ``memo[defence * MAX_HEX + x]``,
+    negative where not yet worked out."""
+    k = ip[S.I_C_DEFENCE + c] * S.MAX_HEX + x
+    v = memo[k]
+    if v < 0.0:
+        v = danger(ip, s, side, c, x)
+        memo[k] = v
+    return v
+
+
+
 FIELD_MAX = 15  # walking distances are held in four bit-planes: 0 .. 15 steps, 15 = far
 
 
@@ -195,7 +210,7 @@ def field_steps(field, x):
 
 
 @njit(cache=True, _nrt=False)
-def hex_value(ip, s, params, side, c, x, carrying, field):
+def hex_value(ip, s, params, side, c, x, carrying, field, memo):
     """How good hex ``x`` is for counter ``c`` (higher is better); ``field`` is
     ``fetch_field`` of the side."""
     v = 0.0
@@ -252,13 +267,13 @@ def hex_value(ip, s, params, side, c, x, carrying, field):
         if s[S.S_C_CARRY + enemy] > 0:
             worth += 10.0
         v += params[AGGRESSION] * p * worth
-    v -= params[CAUTION] * W_DANGER * danger(ip, s, side, c, x) * (
+    v -= params[CAUTION] * W_DANGER * danger_seen(ip, s, side, c, x, memo) * (
         3.0 if carrying else 1.0)
     return v
 
 
 @njit(cache=True, _nrt=False)
-def best_move(ip, s, params, c, leave, field, rng):
+def best_move(ip, s, params, c, leave, field, rng, memo):
     """(best hex, its gain over staying) for counter ``c``; each hex's value gets its
     ``tie_noise``."""
     side = ip[S.I_C_SIDE + c]
@@ -266,7 +281,7 @@ def best_move(ip, s, params, c, leave, field, rng):
     here = s[S.S_C_POS + c]
     # a carrier leaving its Artefact at home keeps it home whatever it does: it weighs hexes
     # as a counter without one
-    stay = hex_value(ip, s, params, side, c, here, carrying, field)
+    stay = hex_value(ip, s, params, side, c, here, carrying, field, memo)
     lo, hi = reach(ip, s, c, leave)
     best = -1
     best_v = NEG
@@ -275,7 +290,7 @@ def best_move(ip, s, params, c, leave, field, rng):
         while x != _ZERO:
             h = 64 * word + lowest_bit(x)
             x &= x - _ONE
-            v = hex_value(ip, s, params, side, c, h, carrying, field) \
+            v = hex_value(ip, s, params, side, c, h, carrying, field, memo) \
                 + noise(params[TIE_NOISE], rng)
             if v > best_v:
                 best_v = v
@@ -411,6 +426,7 @@ def plan(ip, fp, s, view, mask, params, rng):
     if d == S.D_MOVE_PICK:
         # the counter with the most to gain; carriers first at equal gain
         field = fetch_field(ip, s, side)
+        memo = np.full(DANGER_MEMO, -1.0)
         best = S.A_END
         best_v = params[MIN_GAIN]
         for c in range(ip[S.I_N_COUNTERS]):
@@ -422,7 +438,7 @@ def plan(ip, fp, s, view, mask, params, rng):
                     leave = 1
                 else:
                     continue  # it stays on its Artefact at home
-            h, gain = best_move(ip, s, params, c, leave, field, rng)
+            h, gain = best_move(ip, s, params, c, leave, field, rng, memo)
             if h < 0:
                 continue
             if s[S.S_C_CARRY + c] > 0 and gain > 0.0:
@@ -452,18 +468,19 @@ def plan(ip, fp, s, view, mask, params, rng):
     if d == S.D_MOVE_TO:
         c = frame_get(s, 0)
         field = fetch_field(ip, s, side)
+        memo = np.full(DANGER_MEMO, -1.0)
         if frame_get(s, 2) > 0:  # walking on after leaving its Artefact in passing
             best = -1
             best_v = NEG
             for h in range(n_hex):
                 if mask[h]:
-                    v = hex_value(ip, s, params, side, c, h, False, field) \
+                    v = hex_value(ip, s, params, side, c, h, False, field, memo) \
                         + noise(params[TIE_NOISE], rng)
                     if v > best_v:
                         best_v = v
                         best = h
             return best
-        h, _ = best_move(ip, s, params, c, frame_get(s, 1), field, rng)
+        h, _ = best_move(ip, s, params, c, frame_get(s, 1), field, rng, memo)
         return h if h >= 0 else first_legal(mask)
     if d == S.D_ATTACK_PICK:
         # the attack with the best odds on the most valuable target (never declined: an
