@@ -3,6 +3,7 @@ hand-built boards."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from simcore.hex import state as S
@@ -48,3 +49,32 @@ def test_the_heuristic_brings_a_counter_on_out_of_danger_to_that_counter():
     assert p_cultist == pytest.approx(4 / 6) and p_monster == pytest.approx(1 / 6)
     assert cultist == pytest.approx(-2.0 - 0.05 * 4 / 6)
     assert monster == pytest.approx(-2.0 - 0.05 * 1 / 6)
+
+
+def test_search_values_a_stalemate_at_its_worth_and_a_lead_less_as_the_turns_run_out():
+    """Issue 26 §3, stalls: search scores a stalemate at ``stalemate_worth`` (returns), and
+    the estimate of an unfinished game (evaluate) falls towards it as the turn cap nears, so
+    the same position reached later is worth less to the side ahead and search does not put
+    off what it can do now."""
+    from simcore import engine as E
+    from simcore.hex import rules as R
+
+    for worth in (0.5, 0.0):
+        b = Board({"stalemate_worth": worth})
+        b.artefact(0, "a8")  # Good has one home: Good is ahead
+        b.artefact(1, "d4")
+        b.artefact(2, "e5")
+        b.put("John Wilson", "d6")
+        b.put("Cultist 1", "d2")
+        out = np.zeros(2)
+        values = []
+        for turn in (1, 60, 119, 120):
+            b.s[E.TURN] = turn
+            R.evaluate(b.ip, b.fp, b.s, out)
+            values.append(out.copy())
+        assert values[0][0] > values[1][0] > values[2][0] > worth  # Good's lead fades
+        assert values[3][0] == pytest.approx(worth) and values[3][1] == pytest.approx(worth)
+        b.s[E.OUTCOME] = S.O_STALEMATE
+        b.s[E.WINNER] = -1
+        R.returns(b.ip, b.fp, b.s, out)
+        assert list(out) == [worth, worth]

@@ -42,7 +42,7 @@ ENGINE_LIMITS: tuple[Limit, ...] = (
 
 class HexParams(NamedTuple):
     ip: np.ndarray  # int64[I_SIZE]
-    fp: np.ndarray  # float64[1] (the game has no float parameters)
+    fp: np.ndarray  # float64[F_SIZE]: search's valuation (F_STALEMATE_WORTH)
     rows: int
     cols: int
     kind_names: tuple[str, ...]  # counter kind k's name
@@ -256,5 +256,7 @@ def compile_params(rules: RulesData) -> HexParams:
                       mask_size=max(n_hex, S.MAX_COUNTERS + 1), record_size=S.R_SIZE, seats=2,
                       max_decisions=n_art + rules["components.undergrowth"]
                       + rules["max_turns"] * per_turn + 16)
-    return HexParams(ip, np.zeros(1, dtype=np.float64), rows, cols, tuple(kind_names),
+    fp = np.zeros(S.F_SIZE, dtype=np.float64)
+    fp[S.F_STALEMATE_WORTH] = rules["stalemate_worth"]
+    return HexParams(ip, fp, rows, cols, tuple(kind_names),
                      tuple(counter_names), tuple(counter_side))

@@ -57,6 +57,9 @@ _ZERO = np.uint64(0)
 _M63 = np.uint64(63)
 
 PH_RANGED = S.PH_COMBAT + 1  # melee done, ranged attacks one by one
+# evaluate (search's estimate of an unfinished game): the weight of the counters' strength
+# against the Artefacts' (one home is worth 1)
+EVAL_STRENGTH = 0.75
 
 
 # ---- bitsets: two uint64 words held in int64 arrays ----------------------------------------
@@ -978,10 +981,10 @@ def step(ip, fp, s, h, rng, action, ev, evn):
 
 @njit(RETURNS_SIG, cache=True, _nrt=False)
 def returns(ip, fp, s, out):
-    """A win is 1, a loss 0, a stalemate half each."""
+    """A win is 1, a loss 0, a stalemate ``stalemate_worth`` to each side (0.5 by default)."""
     winner = s[WINNER]
     for k in range(2):
-        out[k] = 0.5 if winner < 0 else (1.0 if winner == k else 0.0)
+        out[k] = fp[S.F_STALEMATE_WORTH] if winner < 0 else (1.0 if winner == k else 0.0)
 
 
 @njit(EVALUATE_SIG, cache=True, _nrt=False)
@@ -1037,10 +1040,18 @@ def evaluate(ip, fp, s, out):
                 strength_bad += worth
     total = strength_good + strength_bad
     if total > 0:
-        score += 2.0 * (strength_good - strength_bad) / total
+        score += EVAL_STRENGTH * (strength_good - strength_bad) / total
     v = 1.0 / (1.0 + np.exp(-1.2 * score))
     out[0] = v
     out[1] = 1.0 - v
+    # a position is worth its estimate only with time to turn it into a win: at the turn cap
+    # the game is a stalemate, so the estimate falls towards a stalemate's worth as the turns
+    # run out (the same position reached a turn later is worth a little less: search does not
+    # put off what it can do now)
+    keep = max(ip[S.I_MAX_TURNS] - s[TURN], 0) / ip[S.I_MAX_TURNS]
+    worth = fp[S.F_STALEMATE_WORTH]
+    for k in range(2):
+        out[k] = worth + (out[k] - worth) * keep
 
 
 @njit(RECORD_SIG, cache=True, _nrt=False)

@@ -130,6 +130,10 @@ I_DIST = PARAMS.array("dist", MAX_HEX * MAX_HEX)  # [a * MAX_HEX + b]
 I_C_RANGE_BITS = PARAMS.array("counter_range_bits", MAX_COUNTERS * MAX_HEX * BIT_WORDS)
 I_SIZE = PARAMS.size
 
+# ---- float parameters: fp (search's valuation, not rules) -----------------------------------
+F_STALEMATE_WORTH = 0  # what a stalemate is worth to each side (returns, evaluate)
+F_SIZE = 1
+
 # ---- the public state: s ----------------------------------------------------------------------
 STATE = state_layout("hex state")
 S_SIDE = STATE.field("side")  # the side whose turn it is
