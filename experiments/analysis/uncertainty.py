@@ -128,9 +128,8 @@ def _width(lo: Any, hi: Any) -> bool:
 
 
 def _factor(rules: RulesData, entry: Entry, index: int | None = None) -> Factor:
-    rng = entry.plausible_range()
     value = rules[entry.key]
-    lo, hi = rng
+    lo, hi = entry.plausible_range()
     kind = entry.kind
     if entry.plausible is None:  # one step each way from the value in effect
         e = Entry(entry.key, value, entry.source, entry.note, entry.min, entry.max,
@@ -167,7 +166,10 @@ def factors(rules: RulesData, keys: list[str] | None, what: str = "--keys"
         for e in entries.values():
             if e.source == "assumed" and e.kind in NUMERIC + NUMERIC_LISTS:
                 f = _factor(rules, e)
-                (chosen.__setitem__(f.name, f) if _width(f.lo, f.hi) else fixed.append(f))
+                if _width(f.lo, f.hi):
+                    chosen[f.name] = f
+                else:
+                    fixed.append(f)
         return list(chosen.values()), fixed
     from experiments.analysis.knobs import _split
 
@@ -351,6 +353,10 @@ class Uncertainty:
         return self.bands[0]
 
     @property
+    def design(self) -> str:
+        return "Latin hypercube" if self.method == "lhs" else "scrambled Sobol' sequence"
+
+    @property
     def title(self) -> str:
         return f"{self.game.title}: the {self.headline.metric.label} over its assumptions"
 
@@ -377,7 +383,7 @@ class Uncertainty:
                  f"  settings: {self.setting.settings_text()}; strategy "
                  f"{self.setting.config.strategy.name}; seed {self.seed}",
                  f"  {len(self.factors)} assumed values sampled together over their plausible "
-                 f"ranges ({'Latin hypercube' if self.method == 'lhs' else 'Sobol sequence'}); "
+                 f"ranges ({self.design}); "
                  f"{len(self.X):,} samples x {self.games:,} games, every one on the same "
                  "playouts (common random numbers)"]
         if self.refused:
@@ -451,11 +457,12 @@ class Uncertainty:
         doc.h(2, "The figures")
         head = ["figure", "at the defaults [95% CI]", "median", "5-95% over the assumptions",
                 "noise share"]
-        body = [[b.metric.label, f"{_pct(b.default.value, b.metric)} [{_pct(b.default.lo, b.metric)}"
-                 f", {_pct(b.default.hi, b.metric)}]", _pct(b.median, b.metric),
-                 f"{_pct(b.p5, b.metric)} to {_pct(b.p95, b.metric)}",
-                 "-" if b.noise_share is None else f"{100 * b.noise_share:.0f}%"]
-                for b in self.bands]
+        body = []
+        for b in self.bands:
+            m, d = b.metric, b.default
+            body.append([m.label, f"{_pct(d.value, m)} [{_pct(d.lo, m)}, {_pct(d.hi, m)}]",
+                         _pct(b.median, m), f"{_pct(b.p5, m)} to {_pct(b.p95, m)}",
+                         "-" if b.noise_share is None else f"{100 * b.noise_share:.0f}%"])
         doc.table(head, body, right={1, 2, 3, 4})
         doc.h(2, "What drives it")
         dh, db = self.driver_table(None)
@@ -477,9 +484,8 @@ class Uncertainty:
             "(an integer: one unit; a float: a fifth of its value) where the note gives none. "
             "An integer takes each whole value with equal chance; a list moves whole between "
             "its lowest and highest plausible versions.",
-            f"The samples are a {'Latin hypercube' if self.method == 'lhs' else 'scrambled Sobol sequence'} "
-            f"(scipy.stats.qmc) seeded with the run's seed; a sample the rules refuse is drawn "
-            f"again ({self.refused:,} were).",
+            f"The samples are a {self.design} (scipy.stats.qmc) seeded with the run's seed; "
+            f"a sample the rules refuse is drawn again ({self.refused:,} were).",
             f"The defaults and every sample play playouts 0 to {self.games - 1:,} of seed "
             f"{self.seed}: the same shuffles and dice wherever the rules let them agree "
             "(common random numbers).",
