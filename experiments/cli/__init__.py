@@ -21,6 +21,8 @@ from typing import Annotated
 import typer
 
 from experiments.cli import balance, bench, games, play, serve, strength, sweeps
+from experiments.cli import skill as skill_cli
+from experiments.cli import train as train_cli
 from experiments.cli.common import OneLineErrors, shortcut_table, shortcuts_epilog, with_shortcuts
 
 app = typer.Typer(
@@ -65,6 +67,8 @@ COMMANDS = (
     ("bench", bench.bench, False),
     ("sensitivity", balance.sensitivity, True),
     ("tune", balance.tune, True),
+    ("train", train_cli.train, True),
+    ("skill", skill_cli.skill, True),
     ("sweep", sweeps.sweep, False),
     ("report", sweeps.report, False),
     ("pool", play.pool, False),
