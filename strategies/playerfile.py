@@ -30,7 +30,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,18 +122,18 @@ def load(path: str | Path, game: str | None = None) -> PlayerFile:
                       else {})
 
 
-def strategy_of(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Any:
+def strategy_of(game: str, name: str, overrides: Mapping[str, Any] | None,
+                lookup: Callable[..., Any]) -> Any:
     """The strategy a player file names, with its parameters (and ``overrides`` on top),
-    named by the file's path; a ``RulesError`` naming the file for anything wrong."""
-    from strategies import registry
-
+    named by the file's path; a ``RulesError`` naming the file for anything wrong.
+    ``lookup`` is :func:`strategies.registry.get` (handed in: the registry imports this)."""
     pf = load(name, game)
     overrides = dict(overrides or {})
     try:
         if pf.seats:
-            return _seat_table(game, pf, overrides)
-        base = registry.get(game, pf.strategy, pf.parameters)
-        strat = registry.get(game, pf.strategy, {**pf.parameters, **overrides})
+            return _seat_table(game, pf, overrides, lookup)
+        base = lookup(game, pf.strategy, pf.parameters)
+        strat = lookup(game, pf.strategy, {**pf.parameters, **overrides})
     except RulesError as exc:
         raise _bad(name, str(exc)) from None
     if getattr(base.spec, "table", False):
@@ -142,20 +142,21 @@ def strategy_of(game: str, name: str, overrides: Mapping[str, Any] | None = None
     return dataclasses.replace(strat, spec=dataclasses.replace(strat.spec, name=name))
 
 
-def _seat_table(game: str, pf: PlayerFile, overrides: dict[str, Any]) -> Any:
+def _seat_table(game: str, pf: PlayerFile, overrides: dict[str, Any],
+                lookup: Callable[..., Any]) -> Any:
     """A competitive player trained seat by seat: the game's table of strategies, every seat
     the file's strategy with that seat's parameters."""
-    from strategies import registry
-
-    if "table" not in registry.names(game):
-        raise RulesError(f"{game} cannot seat a strategy per seat")
+    try:
+        seats = len(lookup(game, "table", {}).seats)
+    except RulesError:
+        raise RulesError(f"{game} cannot seat a strategy per seat") from None
     over: dict[str, Any] = {}
-    for k in range(registry.TABLE_SEATS):
+    for k in range(seats):
         over[f"seat_{k}"] = pf.strategy
         for key, v in pf.seat_parameters(k).items():
             over[f"seat_{k}.{key}"] = v
-    base = registry.get(game, "table", over)
-    table = registry.get(game, "table", {**over, **overrides})
+    base = lookup(game, "table", over)
+    table = lookup(game, "table", {**over, **overrides})
     seats = [_with_defaults(s, b) for s, b in zip(table.seats, base.seats, strict=True)]
     return dataclasses.replace(table, spec=dataclasses.replace(table.spec, name=pf.path),
                                seats=seats)

@@ -115,7 +115,7 @@ def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Str
     from strategies import playerfile
 
     if playerfile.is_player_file(name):
-        return playerfile.strategy_of(game, name, overrides)
+        return playerfile.strategy_of(game, name, overrides, get)
     table = _load(game)
     name = canonical_name(table, name)
     if name not in table:
