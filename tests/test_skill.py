@@ -106,3 +106,11 @@ def test_bad_skill_input_is_one_line(args, words):
     assert res.exit_code == 2
     lines = [x for x in res.output.splitlines() if x.startswith("error:")]
     assert len(lines) == 1 and words in lines[0], res.output
+
+
+def test_a_curve_read_back_from_its_json_says_the_same(curve):
+    from experiments.analysis.skill import from_summary
+
+    back = from_summary(json.loads(json.dumps(curve.summary())))
+    assert back.claims == curve.claims
+    assert back.table() == curve.table()

@@ -258,6 +258,51 @@ class SkillResult:
         return paths + [chart]
 
 
+def from_summary(data: Mapping[str, Any]) -> SkillResult:
+    """A skill curve read back from its ``skill.json`` (without the per-playout results):
+    enough to write its report again, its favoured-seat claim read afresh."""
+    def rate(r: float, ci: Sequence[float], n: int) -> Rate:
+        return Rate(round(r * n), n, r, ci[0], ci[1])
+
+    n = int(data["games"])
+    levels = []
+    for row in data["levels"]:
+        lv = Level(row["level"], row["strategy"], row.get("budget"))
+        st = rate(row["stalemate"]["rate"], row["stalemate"]["ci95"], n)
+        turns = (row["turns"]["mean"], *row["turns"]["ci95"])
+        secs = row["seconds_per_game"] * n
+        if data["cooperative"]:
+            levels.append(LevelResult(lv, n, rate(row["rates"], row["ci95"], n), [], None, [],
+                                      st, turns, secs, np.zeros(0, dtype=bool)))
+            continue
+        pairs = [(p["seats"][0], p["seats"][1], Difference(p["diff"], *p["ci95"], n))
+                 for p in row["seat_differences"]]
+        gap = row.get("largest_gap")
+        levels.append(LevelResult(
+            lv, n, None, [rate(r, ci, n) for r, ci in zip(row["rates"], row["ci95"],
+                                                          strict=True)],
+            (gap["seats"][0], gap["seats"][1], Difference(gap["diff"], *gap["ci95"], n))
+            if gap else None, pairs, st, turns, secs, np.zeros(0, dtype=bool),
+            _favoured(pairs, len(row["rates"]))))
+    out = SkillResult(data["game"], data["title"], data["cooperative"],
+                      list(data["seat_names"]), n, data["seed"], dict(data["settings"]),
+                      levels, [])
+    kept = [c for c in data["claims"] if c["claim"] == "settled at the top"]
+    out.claims = [c for c in claims_of_levels(out) if c["claim"] != "settled at the top"] + kept
+    return out
+
+
+def claims_of_levels(result: SkillResult) -> list[dict[str, Any]]:
+    """The claims that need only each level's figures (not its playouts)."""
+    levels = result.levels
+    if result.cooperative or not levels:
+        return []
+    ref = next((i for i, r in enumerate(levels) if r.level.strategy == "heuristic"
+                and r.level.budget is None), 0)
+    return [favoured_claim([r.level.label for r in levels], [r.favoured for r in levels],
+                           result.seat_names, ref)]
+
+
 def skill_chart(result: SkillResult, path: Path, title: str) -> None:
     from experiments.reporting.charts import plt
     from experiments.storage.store import atomic_write
@@ -313,39 +358,38 @@ def _favoured(pairs: list[tuple[int, int, Difference]], seats: int) -> int | Non
     return None
 
 
+def favoured_claim(labels: Sequence[str], favoured: Sequence[int | None],
+                   names: Sequence[str], ref: int) -> dict[str, Any]:
+    """Who is favoured at level ``ref`` (a seat clearly ahead of every other, or none: even
+    within the intervals), and at each level whether that holds, flips (another seat, or
+    none, clearly ahead instead) or is unclear (no seat clearly ahead where ``ref`` had one)."""
+    fav = favoured[ref]
+    state = {}
+    for lab, f in zip(labels, favoured, strict=True):
+        if f == fav:
+            state[lab] = "holds"
+        elif f is None:
+            state[lab] = "unclear"
+        else:
+            state[lab] = f"flips to {names[f]}"
+    flips = [lab for lab, x in state.items() if x.startswith("flips")]
+    unclear = [lab for lab, x in state.items() if x == "unclear"]
+    claim = (f"{names[fav]} is favoured" if fav is not None
+             else "no seat is clearly favoured")
+    holds = not flips and not unclear
+    text = (f"{claim} (at {labels[ref]}): "
+            + ("holds at every level" if holds else ", ".join(
+                [f"holds at {', '.join(k for k, x in state.items() if x == 'holds')}"]
+                + [f"{state[k]} at {k}" for k in flips]
+                + ([f"unclear (within the intervals) at {', '.join(unclear)}"]
+                   if unclear else []))))
+    return {"claim": claim, "holds": holds, "flips_at": flips[0] if flips else None,
+            "reference": labels[ref], "levels": state, "text": text}
+
+
 def claims_of(result: SkillResult) -> list[dict[str, Any]]:
     levels = result.levels
-    claims: list[dict[str, Any]] = []
-    if not result.cooperative and levels:
-        ref = next((r for r in levels if r.level.strategy == "heuristic"
-                    and r.level.budget is None), levels[0])
-        names = result.seat_names
-        if ref.favoured is None:
-            fav = next((r.favoured for r in levels if r.favoured is not None), None)
-            ref = next((r for r in levels if r.favoured is not None), ref)
-        else:
-            fav = ref.favoured
-        if fav is None:
-            claims.append({"claim": "favoured seat", "holds": None, "flips_at": None,
-                           "levels": {}, "text": "favoured seat: no seat is clearly ahead of the "
-                           "others at any level (within the 95% intervals)"})
-        else:
-            state = {}
-            for r in levels:
-                state[r.level.label] = ("holds" if r.favoured == fav else
-                                        "unclear" if r.favoured is None else
-                                        f"flips to {names[r.favoured]}")
-            flips = [lab for lab, s in state.items() if s.startswith("flips")]
-            unclear = [lab for lab, s in state.items() if s == "unclear"]
-            holds = not flips and not unclear
-            text = (f"{names[fav]} is favoured (at {ref.level.label}): "
-                    + ("holds at every level" if holds else
-                       (f"flips at {flips[0]}" if flips else "does not flip")
-                       + (f"; unclear (within the intervals) at {', '.join(unclear)}"
-                          if unclear else "")))
-            claims.append({"claim": f"{names[fav]} is favoured", "holds": holds,
-                           "flips_at": flips[0] if flips else None, "reference": ref.level.label,
-                           "levels": state, "text": text})
+    claims = claims_of_levels(result)
     if len(levels) >= 2:
         a, b = levels[-2], levels[-1]
         d = paired_rate_difference(b.hits, a.hits)
