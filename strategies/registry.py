@@ -110,7 +110,12 @@ def specs(game: str) -> dict[str, StrategySpec]:
 
 
 def get(game: str, name: str, overrides: Mapping[str, Any] | None = None) -> Strategy:
-    """The strategy ``name`` of ``game`` with parameter ``overrides`` checked against bounds."""
+    """The strategy ``name`` of ``game`` with parameter ``overrides`` checked against bounds;
+    a name ending in ``.toml`` is a player file (:mod:`strategies.playerfile`)."""
+    from strategies import playerfile
+
+    if playerfile.is_player_file(name):
+        return playerfile.strategy_of(game, name, overrides, get)
     table = _load(game)
     name = canonical_name(table, name)
     if name not in table:

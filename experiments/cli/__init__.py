@@ -21,6 +21,8 @@ from typing import Annotated
 import typer
 
 from experiments.cli import balance, bench, games, play, serve, strength, sweeps, uncertainty
+from experiments.cli import skill as skill_cli
+from experiments.cli import train as train_cli
 from experiments.cli.common import OneLineErrors, shortcut_table, shortcuts_epilog, with_shortcuts
 
 app = typer.Typer(
@@ -66,6 +68,8 @@ COMMANDS = (
     ("sensitivity", balance.sensitivity, True),
     ("tune", balance.tune, True),
     ("uncertainty", uncertainty.uncertainty, True),
+    ("train", train_cli.train, True),
+    ("skill", skill_cli.skill, True),
     ("sweep", sweeps.sweep, False),
     ("report", sweeps.report, False),
     ("pool", play.pool, False),
