@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from experiments.reporting.text import settings_text
+from experiments.running.entrants import Entrant
 from experiments.running.runner import RunResult, check_memory, run_config
 from experiments.stats import (
     Difference,
@@ -71,18 +72,26 @@ def default_rungs(game: str, budgets: Sequence[int] = DEFAULT_BUDGETS,
             searches = [n for n, s in specs.items() if s.search is not None]
             raise RulesError(f"--search {search!r} is not a search strategy of {game}; "
                              f"allowed: {', '.join(searches) or 'none'}")
+        shown = search
+        if search_params:
+            shown = Entrant(search, None, tuple(search_params.items())).label
         for b in budgets:
-            rungs.append(Rung(f"{search} {b:,}", search,
+            rungs.append(Rung(f"{shown} {b:,}", search,
                               {**(search_params or {}), "iterations": int(b)}, int(b)))
     return rungs
 
 
 def rung_config(game: Game, rung: Rung, overrides: Iterable[str] | Mapping[str, Any] | None,
-                rules_path: str | None, seat: int, field_strategy: str) -> Config:
+                rules_path: str | None, seat: int, field_strategy: str | Entrant) -> Config:
     """The configuration a rung plays: on its own for a cooperative game; at ``seat`` against
-    the field for a competitive one (a table of strategies, or the game's by_seat)."""
+    the field for a competitive one (a table of strategies, or the game's by_seat).  The
+    field is an entrant (``heuristic``, ``heuristic{aggression=0.9}``, ``mcts:500``)."""
+    from experiments.running.entrants import parse_entrant
     from simcore.rules_data import parse_overrides
     from strategies import registry
+
+    if isinstance(field_strategy, str):
+        field_strategy = parse_entrant(game.name, field_strategy, "--field")
 
     base = parse_overrides(overrides)
     if game.cooperative:
@@ -97,9 +106,12 @@ def rung_config(game: Game, rung: Rung, overrides: Iterable[str] | Mapping[str, 
         raise RulesError(f"--seat {seat}: {game.name} has seats 0 to {seats - 1} here")
     over = dict(base)
     for k in range(seats):
-        over[f"strategy.seat_{k}"] = rung.strategy if k == seat else field_strategy
-    if mixer == "by_seat" and rung.params:
-        raise RulesError(f"{game.name}'s by_seat cannot set a rung's parameters")
+        over[f"strategy.seat_{k}"] = rung.strategy if k == seat else field_strategy.name
+        if k != seat:
+            over.update(field_strategy.overrides(f"strategy.seat_{k}."))
+    if mixer == "by_seat" and (rung.params or not field_strategy.plain):
+        raise RulesError(f"{game.name}'s by_seat cannot set a rung's parameters (nor the "
+                         "field's)")
     for key, value in rung.params.items():
         over[f"strategy.seat_{seat}.{key}"] = value
     return game.configure(over, mixer, rules_path)
@@ -258,8 +270,12 @@ def run_ladder(game: str, overrides: Iterable[str] | Mapping[str, Any] | None = 
                on_rung: Callable[[RungResult], None] | None = None) -> LadderResult:
     """Play every rung on playouts 0 .. games-1 of ``seed``; the Python twin of
     ``cthulhu-sim ladder``."""
+    from experiments.running.entrants import parse_entrant
+
     g = get_game(game)
     field_strategy = field_strategy or g.default_strategy
+    if isinstance(field_strategy, str):
+        field_strategy = parse_entrant(g.name, field_strategy, "--field")
     rungs = list(rungs) if rungs is not None else default_rungs(game, budgets, search,
                                                                 search_params)
     if not rungs:
@@ -282,5 +298,5 @@ def run_ladder(game: str, overrides: Iterable[str] | Mapping[str, Any] | None = 
     base = configs[0]
     settings = {k: v for k, v in base.changed().items() if not k.startswith("strategy.")}
     names = g.seat_names(base.rules) if not g.cooperative else []
-    return LadderResult(g.name, g.title, g.cooperative, seat, field_strategy, games, seed,
+    return LadderResult(g.name, g.title, g.cooperative, seat, field_strategy.label, games, seed,
                         settings, results, names[seat] if names else "")
