@@ -54,6 +54,31 @@ class TournamentResult:
     def unbounded(self) -> list[str | None]:
         return unbounded(self.wins)
 
+    @property
+    def n_tables(self) -> int:
+        """Tables played: every seating, but those that would seat two search strategies."""
+        return int(len(self.tables)) if len(self.tables) else int(
+            len(self.strategies) ** self.seats)
+
+    def cell_text(self, a: str, b: str, digits: int = 1, interval: bool = True) -> str:
+        """One cell of the win matrix in words."""
+        c = self.matrix()[a][b]
+        if not c["decided"]:
+            return "not played" if self.never_met(a, b) else "none decided"
+        text = f"{100 * c['rate']:.{digits}f}%"
+        if interval:
+            text += f" [{100 * c['ci95'][0]:.{digits}f}, {100 * c['ci95'][1]:.{digits}f}]"
+        return text
+
+    def never_met(self, a: str, b: str) -> bool:
+        """True when no table seated ``a`` with ``b`` (two search strategies)."""
+        t = self.tables
+        if not len(t):
+            return False
+        cols = [f"strategy.seat_{k}" for k in range(self.seats)]
+        seated = t[cols].to_numpy()
+        return not any(a in row and b in row for row in seated.tolist())
+
     def notes(self) -> list[str]:
         """In words, each rating the games do not bound on one side."""
         out = []
@@ -99,7 +124,7 @@ class TournamentResult:
         return {
             "game": self.game, "title": self.title, "strategies": self.strategies,
             "seats": self.seats, "games_per_table": self.games,
-            "tables": int(len(self.strategies) ** self.seats), "seed": self.seed,
+            "tables": self.n_tables, "seed": self.seed,
             "settings": self.settings,
             "ratings": [{"strategy": self.strategies[i], "rating": float(self.ratings[i]),
                          "ci95": [float(self.ratings_ci[i, 0]), float(self.ratings_ci[i, 1])],
@@ -112,8 +137,11 @@ class TournamentResult:
 
     def format(self) -> str:
         k = len(self.strategies)
-        lines = [f"{self.title} - tournament of {', '.join(self.strategies)}: {k ** self.seats} "
-                 f"tables (every seating), {self.games:,} games each, seed {self.seed}",
+        every = k ** self.seats
+        which = ("every seating" if self.n_tables == every else f"of {every} seatings: the "
+                 "engine seats one search strategy a table")
+        lines = [f"{self.title} - tournament of {', '.join(self.strategies)}: {self.n_tables} "
+                 f"tables ({which}), {self.games:,} games each, seed {self.seed}",
                  "  settings: " + (settings_text(self.settings) or "defaults"),
                  "  Bradley-Terry rating (log-strength, mean 0) [95% CI]:"]
         width = max(len(s) for s in self.strategies)
@@ -124,11 +152,11 @@ class TournamentResult:
         lines.append("  win matrix: row's share of the games row or column won, seated together")
         cw = max(12, width)
         lines.append("    " + " " * width + "  " + "  ".join(f"{s:>{cw}}" for s in self.strategies))
-        m = self.matrix()
         for a in self.strategies:
             cells = []
             for b in self.strategies:
-                cells.append(f"{'-':>{cw}}" if a == b else f"{100 * m[a][b]['rate']:>{cw - 1}.1f}%")
+                cells.append(f"{'-':>{cw}}" if a == b else
+                             f"{self.cell_text(a, b, interval=False):>{cw}}")
             lines.append(f"    {a:<{width}}  " + "  ".join(cells))
         return "\n".join(lines)
 
@@ -198,10 +226,25 @@ def tournament_spec(game: str, strategies: Sequence[str | Entrant] | str, games:
     if cells > MAX_CELLS:
         raise RulesError(f"--strategies: {len(labels)} strategies at {seats} seats make "
                          f"{cells:,} tables; at most {MAX_CELLS:,} (name fewer strategies)")
+    searching = searchers(game, entrants)
+    if len(searching) > 1 and len(searching) == len(entrants):
+        raise RulesError(f"--strategies: {' and '.join(e.label for e in searching)} all search, "
+                         "and the step engine seats one search strategy a table, so they "
+                         "never meet; add an entrant that does not search (e.g. heuristic) "
+                         "for them to be rated through")
+    played = len(playable(_seatings(entrants, seats), game))
+    skipped = cells - played
+    description = (f"Every seating of {', '.join(labels)} at the {seats} seats "
+                   f"({cells} tables), {games:,} games each on the same seed.")
+    if skipped:
+        description = (f"Every seating of {', '.join(labels)} at the {seats} seats that the "
+                       f"step engine can play ({played} of {cells} tables: it seats one search "
+                       f"strategy a table, so {', '.join(e.label for e in searching)} meet "
+                       f"each other only through the others), {games:,} games each on the "
+                       "same seed.")
     spec: dict[str, Any] = {
         "title": f"{g.title}: tournament of {', '.join(labels)}",
-        "description": (f"Every seating of {', '.join(labels)} at the {seats} seats "
-                        f"({cells} tables), {games:,} games each on the same seed."),
+        "description": description,
         "game": game, "seed": int(seed), "strategy": seat_mixer(game),
         "axes": {f"strategy.seat_{k}": list(labels) for k in range(seats)},
         "games": {"per_cell": int(games)},
@@ -213,6 +256,34 @@ def tournament_spec(game: str, strategies: Sequence[str | Entrant] | str, games:
     return spec
 
 
+def searchers(game: str, entrants: Sequence[Entrant]) -> list[Entrant]:
+    """The entrants that search (a table of the step engine holds at most one of them)."""
+    from strategies import registry
+
+    specs = registry.specs(game)
+    return [e for e in entrants if specs[e.name].search is not None]
+
+
+def _seatings(entrants: Sequence[Entrant], seats: int) -> list[tuple[Entrant, ...]]:
+    import itertools
+
+    return list(itertools.product(entrants, repeat=seats))
+
+
+def playable(seatings: Sequence[Sequence[Entrant]], game: str) -> list[Sequence[Entrant]]:
+    """The seatings a table can play: at most one different search entrant at a table (the
+    step engine's driver holds one search strategy, which may sit at several seats)."""
+    from strategies import registry
+
+    specs = registry.specs(game)
+    out = []
+    for seating in seatings:
+        found = {e.label for e in seating if specs[e.name].search is not None}
+        if len(found) <= 1:
+            out.append(seating)
+    return out
+
+
 class TournamentSpec(SweepSpec):
     """A tournament's sweep: each seat's axis value is an entrant's label, and each cell's
     overrides seat that entrant with its own parameters (``strategy.seat_K.iterations``)."""
@@ -221,12 +292,21 @@ class TournamentSpec(SweepSpec):
 
     def cells(self):
         if self._cells is None:
-            cells = super().cells()
-            for c in cells:
+            from experiments.running.spec import Cell
+
+            every = super().cells()
+            keep = []
+            for c in every:
+                seating = [self.entrants[label] for label in c.values.values()]
+                if not playable([seating], self.game):
+                    continue  # two search strategies: no table of the engine holds them
+                over = dict(c.overrides)
                 for key, label in c.values.items():
                     e = self.entrants[label]
-                    c.overrides[key] = e.name
-                    c.overrides.update(e.overrides(key + "."))
+                    over[key] = e.name
+                    over.update(e.overrides(key + "."))
+                keep.append(Cell(len(keep), c.values, over, c.strategy, c.label))
+            self._cells = keep
         return self._cells
 
 
@@ -420,7 +500,8 @@ def wins_heatmap(result: TournamentResult, path: Path) -> Path:
                 continue
             cell = m[names[a]][names[b]]
             if not cell["decided"]:
-                ax.text(b, a, "none\ndecided", ha="center", va="center", fontsize=7)
+                ax.text(b, a, result.cell_text(names[a], names[b]).replace(" ", "\n"),
+                        ha="center", va="center", fontsize=7, color="grey")
                 continue
             v = grid[a, b]
             lo, hi = (100 * x for x in cell["ci95"])
@@ -444,9 +525,16 @@ def report_doc(result: TournamentResult, charts: list[Path]):
     doc = Doc()
     title = f"{result.title}: tournament of {', '.join(result.strategies)}"
     doc.h(1, title)
-    doc.p(f"Every seating of the {k} entrants at the {result.seats} seats ({k ** result.seats} "
-          f"tables, so no entrant keeps the first seat), {result.games:,} games a table on the "
-          f"same seed ({result.seed}), {result.games * k ** result.seats:,} games in all. "
+    n = result.n_tables
+    skipped = k ** result.seats - n
+    doc.p(f"Every seating of the {k} entrants at the {result.seats} seats ({n} tables, so no "
+          "entrant keeps the first seat" + (
+              f"; the {skipped} seatings of two different search entrants at one table are "
+              "not played, because the step engine seats one search strategy a table, so "
+              "search entrants are rated against each other through the others"
+              if skipped else "") +
+          f"), {result.games:,} games a table on the same seed ({result.seed}), "
+          f"{result.games * n:,} games in all. "
           f"Settings: {settings_text(result.settings) or 'defaults'}. An entrant is written "
           "`name`, `name:budget` (a search's iterations per decision) or `name{key=value}` "
           "(its parameters).")
@@ -467,14 +555,10 @@ def report_doc(result: TournamentResult, charts: list[Path]):
     if notes:
         doc.ul(notes)
     doc.h(2, "Win matrix")
-    m = result.matrix()
     order = [result.strategies[i] for i in np.argsort(-result.ratings)]
     doc.table(["row against column"] + [f"`{s}`" for s in order],
-              [[f"`{a}`"] + ["-" if a == b else
-                             (f"{100 * m[a][b]['rate']:.1f}% [{100 * m[a][b]['ci95'][0]:.1f}, "
-                              f"{100 * m[a][b]['ci95'][1]:.1f}]" if m[a][b]["decided"]
-                              else "none decided") for b in order] for a in order],
-              right=set(range(1, k + 1)))
+              [[f"`{a}`"] + ["-" if a == b else result.cell_text(a, b) for b in order]
+               for a in order], right=set(range(1, k + 1)))
     doc.img(charts[1].name, "Win matrix",
             "The row's share of the games the row or the column won when seated together, "
             "with 95% Wilson intervals; green: the row wins, red: the column wins.",
