@@ -64,7 +64,7 @@ BAD = [  # (entrants, words the one-line refusal must hold)
     ("mcts{rollout=zzz},random", ["'zzz'", "allowed:"]),
     ("mcts:100{iterations=5},random", ["budget is given twice"]),
     ("heuristic{caution=1,caution=2},random", ["caution is given twice"]),
-    ("heuristic,HEURISTIC", ["'heuristic' is named twice"]),
+    ("heuristic,HEURISTIC", ["repeated strategy 'heuristic'", "named twice"]),
     ("mcts,mcts:200", ["named twice", "plays as mcts"]),
     ("mcts{c=1,random", ["never closed"]),
     ("mcts},random", ["'}'"]),

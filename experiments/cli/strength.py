@@ -100,11 +100,6 @@ def ladder(
             if given is not None:
                 fail(f"{opt}: {g.name} is cooperative (one team, no seat against a field), so "
                      f"{opt} does not apply; the ladder rates the team's strategies")
-    if not g.kind.searchable:
-        for given, opt in ((budgets, "--budgets"), (search, "--search")):
-            if given is not None:
-                fail(f"{opt}: {g.name} has no search strategies, so {opt} does not apply; "
-                     "its ladder is random and each of its strategies")
     budget_list = _int_list(budgets if budgets is not None else "100,300,1000", "--budgets")
     try:
         from strategies import registry
@@ -124,6 +119,11 @@ def ladder(
             rung_config(g, r, overrides, rules, seat_, f_entrant or g.default_strategy)
     except (RulesError, KeyError, ValueError) as exc:
         fail(message(exc))
+    if not g.kind.searchable:  # (after the rungs' own checks: a bad --seat is named first)
+        for given, opt in ((budgets, "--budgets"), (search, "--search")):
+            if given is not None:
+                fail(f"{opt}: {g.name} has no search strategies, so {opt} does not apply; "
+                     "its ladder is random and each of its strategies")
     made, _ = claim_out(out, "ladder", overwrite)
     set_threads(threads, say=True)
 

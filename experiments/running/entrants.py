@@ -236,6 +236,6 @@ def check_distinct(game: str, entrants: Sequence[Entrant], option: str = "--stra
                else ())
         if key in seen:
             same = "" if seen[key] == e.label else f" ({e.label} plays as {seen[key]})"
-            raise EntrantError(f"{option}: {e.label!r} is named twice{same}; give each "
-                               "entrant once")
+            raise EntrantError(f"{option}: repeated strategy {e.label!r} (named twice{same}); "
+                               "give each entrant once")
         seen[key] = e.label
