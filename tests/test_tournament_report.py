@@ -99,9 +99,9 @@ def test_resuming_gives_the_same_ratings(tour):
 def test_a_separable_result_has_an_interval_that_says_so():
     """Every decided game won by one side: the interval has width and an unbounded end in
     words (not [3.454, 3.454])."""
-    from experiments.analysis.tournament import TournamentResult, analyse
-
     import pandas as pd
+
+    from experiments.analysis.tournament import TournamentResult, analyse
 
     rows = []
     for a in ("heuristic", "random"):

@@ -17,7 +17,6 @@ from typing import Any
 
 from experiments.storage.outdir import KIND_WORDS, OutDirError, folder_kind, read_manifest
 
-
 # what `list` calls each kind of folder (a tournament is a sweep of seatings, named apart)
 KIND_NAMES = {**{k: v.split(" ", 1)[1] for k, v in KIND_WORDS.items()},
               "tournament": "tournament"}

@@ -72,11 +72,8 @@ def default_rungs(game: str, budgets: Sequence[int] = DEFAULT_BUDGETS,
             searches = [n for n, s in specs.items() if s.search is not None]
             raise RulesError(f"--search {search!r} is not a search strategy of {game}; "
                              f"allowed: {', '.join(searches) or 'none'}")
-        shown = search
-        if search_params:
-            shown = Entrant(search, None, tuple(search_params.items())).label
-        for b in budgets:
-            rungs.append(Rung(f"{shown} {b:,}", search,
+        for b in budgets:  # (the search's own parameters are in each rung's params)
+            rungs.append(Rung(f"{search} {b:,}", search,
                               {**(search_params or {}), "iterations": int(b)}, int(b)))
     return rungs
 

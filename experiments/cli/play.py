@@ -137,9 +137,8 @@ def compare(
 ) -> None:
     """Play each strategy on the same seeds: win rates and paired differences."""
     from experiments.running.comparison import compare as run_compare
-    from experiments.running.runner import TooManyGamesError, set_threads
-
     from experiments.running.entrants import split_entrants
+    from experiments.running.runner import TooManyGamesError, set_threads
 
     try:
         names = split_entrants(strategies, "--strategies")

@@ -83,7 +83,7 @@ def ladder(
 ) -> None:
     """A strength ladder: random, each strategy, then search at rising budgets, on the same
     playouts, with paired differences between rungs ("does more thinking still help?")."""
-    from experiments.analysis.ladder import default_rungs, rung_config, run_ladder
+    from experiments.analysis.ladder import default_rungs, run_ladder, rung_config
     from experiments.running.entrants import parse_entrant
     from experiments.running.runner import TooManyGamesError, set_threads
 
@@ -179,11 +179,10 @@ def tournament(
     Bradley-Terry ratings (choix) with 95% bootstrap intervals."""
     from experiments.analysis.tournament import run_tournament, tournament_spec
     from experiments.running.distributed import ClusterStartError
+    from experiments.running.entrants import split_entrants
     from experiments.running.runner import TooManyGamesError, set_threads
     from experiments.running.spec import SpecError
     from experiments.storage.store import SweepDirError
-
-    from experiments.running.entrants import split_entrants
 
     if scheduler and dask_local:
         fail("give --scheduler or --dask-local, not both")
