@@ -124,3 +124,24 @@ def test_a_separable_result_has_an_interval_that_says_so():
     rows = {r["strategy"]: r for r in result.summary()["ratings"]}
     assert rows["heuristic"]["unbounded"] == "above"
     assert np.isfinite(rows["heuristic"]["ci95"]).all()
+
+
+def test_list_names_every_kind_of_committed_folder():
+    """The committed reports: sweeps (finished, though their cells/ folder is not kept),
+    ladders, a sensitivity analysis, tunings and the hex tournament, each by its own name."""
+    from pathlib import Path
+
+    from experiments.analysis.catalog import list_folders
+
+    reports = Path(__file__).resolve().parents[1] / "reports"
+    rows = {Path(r["path"]).name: r for r in list_folders(reports)}
+    kinds = {name: r["kind"] for name, r in rows.items()}
+    assert kinds["hex-balance"] == "sweep" and kinds["hex-ladder"] == "ladder"
+    assert kinds["tec-sensitivity-cthulhu-hard"] == "sensitivity"
+    assert kinds["tec-tune-ladder-cthulhu"] == "tune"
+    if "hex-tournament" in kinds:
+        assert kinds["hex-tournament"] == "tournament"
+    for r in rows.values():
+        if r["kind"] in ("sweep", "tournament"):
+            done, total = r["cells"].split("/")
+            assert done == total, r  # finished: counted from results.parquet

@@ -150,13 +150,12 @@ class TournamentResult:
                          f"{interval_text(row)}")
         lines += [f"    note: {n}" for n in self.notes()]
         lines.append("  win matrix: row's share of the games row or column won, seated together")
-        cw = max(12, width)
-        lines.append("    " + " " * width + "  " + "  ".join(f"{s:>{cw}}" for s in self.strategies))
+        ws = [max(10, len(s)) for s in self.strategies]  # each column as wide as its name
+        lines.append("    " + " " * width + "  " + "  ".join(
+            f"{s:>{w}}" for s, w in zip(self.strategies, ws, strict=True)))
         for a in self.strategies:
-            cells = []
-            for b in self.strategies:
-                cells.append(f"{'-':>{cw}}" if a == b else
-                             f"{self.cell_text(a, b, interval=False):>{cw}}")
+            cells = [f"{'-' if a == b else self.cell_text(a, b, interval=False):>{w}}"
+                     for b, w in zip(self.strategies, ws, strict=True)]
             lines.append(f"    {a:<{width}}  " + "  ".join(cells))
         return "\n".join(lines)
 
