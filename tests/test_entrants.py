@@ -121,6 +121,7 @@ ROWS = [  # (command line, words of the one-line refusal)
     (["ladder", "sticky", "--budgets", "10"], ["--budgets", "no search", "does not apply"]),
     (["ladder", "sticky", "--search", "mcts"], ["--search", "no search", "does not apply"]),
     (["ladder", "hex", "--seat", "5"], ["--seat 5"]),
+    (["ladder", "wakeup", "--players", "1", "--field", "random"], ["--field", "one seat"]),
 ]
 
 

@@ -92,9 +92,12 @@ def ladder(
         overrides = shortcut_overrides(game, set_, shortcuts)
         _no_strategy_settings(overrides, "ladder",
                               "--search 'mcts{depth=5}' or --field 'heuristic{aggression=0.9}'")
-        g.configure(overrides, None, rules)  # the game's settings first, by key
+        base = g.configure(overrides, None, rules)  # the game's settings first, by key
     except (RulesError, KeyError, ValueError) as exc:
         fail(message(exc))
+    if not g.cooperative and field_ is not None and g.seats(base.rules) < 2:
+        fail(f"--field: {g.name} has one seat here (a solitaire game), so there is no field "
+             "for --field to set")
     if g.cooperative:
         for given, opt in ((seat, "--seat"), (field_, "--field")):
             if given is not None:
