@@ -146,3 +146,16 @@ def test_each_refusal_is_one_line_and_writes_nothing(args, words, tmp_path, monk
 def test_a_search_field_against_search_rungs_is_refused():
     r = invoke("ladder", "hex", "--field", "mcts:50", "--budgets", "10", "--games", "2", "-q")
     assert r.exit_code != 0 and "one search strategy a table" in r.stderr, r.output
+
+
+def test_entrants_from_a_small_toml_file(tmp_path):
+    f = tmp_path / "e.toml"
+    f.write_text('entrants = ["Heuristic", "mcts:100"]\n\n[[entrant]]\nname = "mcts"\n'
+                 'budget = 1000\nparams = { rollout = "random" }\n', encoding="utf-8")
+    got = parse_entrants("hex", f"@{f}")
+    assert [e.label for e in got] == ["heuristic", "mcts:100", "mcts:1000{rollout=random}"]
+    f.write_text('players = ["heuristic"]\n', encoding="utf-8")
+    with pytest.raises(EntrantError, match="unknown key 'players'"):
+        parse_entrants("hex", f"@{f}")
+    with pytest.raises(EntrantError, match="cannot be read"):
+        parse_entrants("hex", f"@{tmp_path / 'none.toml'}")

@@ -83,9 +83,53 @@ def _shown(v: Any) -> str:
     return str(v)
 
 
+def read_entrants_file(path: str, option: str = "--strategies") -> list[str]:
+    """The entrants of a small TOML file (``--strategies @entrants.toml``)::
+
+        entrants = ["heuristic", "mcts:1000"]      # entrants as written on the command line
+        [[entrant]]                                # or one table each
+        name = "heuristic"
+        budget = 500                               # (a search's)
+        params = { aggression = 0.9 }
+    """
+    import tomllib
+
+    from simcore.rules_data import read_toml_text
+
+    try:
+        data = tomllib.loads(read_toml_text(path))
+    except OSError as exc:
+        raise EntrantError(f"{option} @{path}: cannot be read ({exc.strerror or exc})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise EntrantError(f"{option} @{path}: not valid TOML ({exc})") from None
+    unknown = sorted(set(data) - {"entrants", "entrant"})
+    if unknown:
+        raise EntrantError(f"{option} @{path}: unknown key {unknown[0]!r}; allowed: entrants "
+                           "(a list of entrants as text), [[entrant]] (name, budget, params)")
+    items = data.get("entrants", [])
+    if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
+        raise EntrantError(f"{option} @{path}: entrants must be a list of texts, e.g. "
+                           "[\"heuristic\", \"mcts:1000\"]")
+    items = list(items)
+    for k, t in enumerate(data.get("entrant", [])):
+        if not isinstance(t, dict) or not isinstance(t.get("name"), str) or set(t) - {
+                "name", "budget", "params"} or not isinstance(t.get("params", {}), dict):
+            raise EntrantError(f"{option} @{path}: entrant {k + 1} must be a table of name "
+                               "(text), budget (a whole number) and params (a table)")
+        text = t["name"] + (f":{t['budget']}" if "budget" in t else "")
+        if t.get("params"):
+            text += "{" + ",".join(f"{key}={_shown(v)}" for key, v in t["params"].items()) + "}"
+        items.append(text)
+    if not items:
+        raise EntrantError(f"{option} @{path}: no entrants in the file")
+    return items
+
+
 def split_entrants(text: str, option: str = "--strategies") -> list[str]:
-    """``text`` split at the commas outside braces; a RulesError for unbalanced braces or an
-    empty item."""
+    """``text`` split at the commas outside braces (or ``@FILE``: the entrants of a TOML
+    file, :func:`read_entrants_file`); a RulesError for unbalanced braces or an empty item."""
+    if text.strip().startswith("@"):
+        return read_entrants_file(text.strip()[1:], option)
     items, depth, cur = [], 0, []
     for ch in text:
         if ch == "{":
