@@ -17,6 +17,10 @@ from typing import Any
 
 from experiments.storage.outdir import KIND_WORDS, OutDirError, folder_kind, read_manifest
 
+# what `list` calls each kind of folder (a tournament is a sweep of seatings, named apart)
+KIND_NAMES = {**{k: v.split(" ", 1)[1] for k, v in KIND_WORDS.items()},
+              "tournament": "tournament"}
+
 
 def list_folders(root: str | Path) -> list[dict[str, Any]]:
     """Every folder under ``root`` (``root`` included) that the tool wrote: its path, kind,
@@ -34,23 +38,44 @@ def list_folders(root: str | Path) -> list[dict[str, Any]]:
         if kind is None:
             continue
         m = read_manifest(path) or {}
+        if kind == "sweep" and is_tournament(path, m):
+            kind = "tournament"
         row = {"path": str(path), "kind": kind, "game": m.get("game", "?"),
                "title": m.get("title", ""), "date": _date(path, m)}
-        if kind == "sweep":
+        if kind in ("sweep", "tournament"):
             cells = m.get("cells") or []
-            done = sorted((path / "cells").glob("c*.parquet")) if (path / "cells").is_dir() \
-                else []
-            row["cells"] = f"{len(done)}/{len(cells)}"
+            row["cells"] = f"{_sweep_done(path)}/{len(cells)}"
             row["games"] = _sweep_games(path)
         elif kind in ("sensitivity", "tune"):  # configurations played, games in all
             row["cells"] = str(m.get("points", "-"))
             row["games"] = m.get("games_played")
         else:
             row["cells"] = "-"
-            row["games"] = m.get("games") if kind in ("run", "pool") else _compare_games(m)
+            row["games"] = (m.get("games") if kind in ("run", "pool") else
+                            _ladder_games(path, m) if kind == "ladder" else _compare_games(m))
         found.append(row)
         dirs[:] = [d for d in dirs if d not in ("cells", "playouts", "plays")]  # its insides
     return found
+
+
+def is_tournament(path: Path, m: dict) -> bool:
+    """A sweep that a tournament wrote: marked so by its manifest (or its tournament.json),
+    or, begun and not yet finished, a sweep of the seats' strategies titled as one."""
+    if m.get("tournament") or (path / "tournament.json").is_file():
+        return True
+    axes = m.get("axes") or {}
+    return (": tournament of " in str(m.get("title", "")) and bool(axes)
+            and all(str(k).startswith("strategy.seat_") for k in axes))
+
+
+def _ladder_games(path: Path, m: dict) -> int | None:
+    """Games a rung times the rungs (from ladder.json)."""
+    games = m.get("games")
+    try:
+        rungs = len(json.loads((path / "ladder.json").read_text(encoding="utf-8"))["rungs"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return games if isinstance(games, int) else None
+    return int(games) * rungs if isinstance(games, int) else None
 
 
 def _date(path: Path, m: dict) -> str:
@@ -64,6 +89,21 @@ def _date(path: Path, m: dict) -> str:
             .strftime("%Y-%m-%d")
     except OSError:
         return "?"
+
+
+def _sweep_done(path: Path) -> int:
+    """Finished cells: those of results.parquet (a finished sweep's folder may keep no
+    cells/, as committed reports do), else the cell files written so far."""
+    import pandas as pd
+
+    done = len(list((path / "cells").glob("c*.parquet"))) if (path / "cells").is_dir() else 0
+    if (path / "results.parquet").exists():
+        try:
+            return max(done, int(pd.read_parquet(path / "results.parquet",
+                                                 columns=["cell"])["cell"].nunique()))
+        except Exception:  # a damaged file: count the cells' own files
+            return done
+    return done
 
 
 def _sweep_games(path: Path) -> int | None:
@@ -95,7 +135,7 @@ def format_listing(rows: list[dict[str, Any]]) -> str:
     if not rows:
         return "no results of cthulhu-sim here"
     head = ["folder", "kind", "game", "cells", "games", "date", "title"]
-    table = [[r["path"], KIND_WORDS[r["kind"]].split(" ", 1)[1], r["game"], r["cells"],
+    table = [[r["path"], KIND_NAMES.get(r["kind"], r["kind"]), r["game"], r["cells"],
               f"{r['games']:,}" if isinstance(r["games"], int) else "?", r["date"],
               r["title"]] for r in rows]
     widths = [max(len(h), *(len(str(t[i])) for t in table)) for i, h in enumerate(head)]

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from experiments.reporting.text import settings_text
+from experiments.running.entrants import Entrant
 from experiments.running.runner import RunResult, check_memory, run_config
 from experiments.stats import (
     Difference,
@@ -71,18 +72,23 @@ def default_rungs(game: str, budgets: Sequence[int] = DEFAULT_BUDGETS,
             searches = [n for n, s in specs.items() if s.search is not None]
             raise RulesError(f"--search {search!r} is not a search strategy of {game}; "
                              f"allowed: {', '.join(searches) or 'none'}")
-        for b in budgets:
+        for b in budgets:  # (the search's own parameters are in each rung's params)
             rungs.append(Rung(f"{search} {b:,}", search,
                               {**(search_params or {}), "iterations": int(b)}, int(b)))
     return rungs
 
 
 def rung_config(game: Game, rung: Rung, overrides: Iterable[str] | Mapping[str, Any] | None,
-                rules_path: str | None, seat: int, field_strategy: str) -> Config:
+                rules_path: str | None, seat: int, field_strategy: str | Entrant) -> Config:
     """The configuration a rung plays: on its own for a cooperative game; at ``seat`` against
-    the field for a competitive one (a table of strategies, or the game's by_seat)."""
+    the field for a competitive one (a table of strategies, or the game's by_seat).  The
+    field is an entrant (``heuristic``, ``heuristic{aggression=0.9}``, ``mcts:500``)."""
+    from experiments.running.entrants import parse_entrant
     from simcore.rules_data import parse_overrides
     from strategies import registry
+
+    if isinstance(field_strategy, str):
+        field_strategy = parse_entrant(game.name, field_strategy, "--field")
 
     base = parse_overrides(overrides)
     if game.cooperative:
@@ -95,11 +101,21 @@ def rung_config(game: Game, rung: Rung, overrides: Iterable[str] | Mapping[str, 
     seats = game.seats(game.configure(base, None, rules_path).rules)
     if not 0 <= seat < seats:
         raise RulesError(f"--seat {seat}: {game.name} has seats 0 to {seats - 1} here")
+    specs = registry.specs(game.name)
+    if (specs[rung.strategy].search is not None and specs[field_strategy.name].search is not None
+            and (rung.strategy, dict(rung.params)) != (field_strategy.name,
+                                                       field_strategy.settings())):
+        raise RulesError(f"--field {field_strategy.label}: the rung {rung.label} searches too, "
+                         "and the step engine seats one search strategy a table; give a field "
+                         "that does not search (e.g. heuristic)")
     over = dict(base)
     for k in range(seats):
-        over[f"strategy.seat_{k}"] = rung.strategy if k == seat else field_strategy
-    if mixer == "by_seat" and rung.params:
-        raise RulesError(f"{game.name}'s by_seat cannot set a rung's parameters")
+        over[f"strategy.seat_{k}"] = rung.strategy if k == seat else field_strategy.name
+        if k != seat:
+            over.update(field_strategy.overrides(f"strategy.seat_{k}."))
+    if mixer == "by_seat" and (rung.params or not field_strategy.plain):
+        raise RulesError(f"{game.name}'s by_seat cannot set a rung's parameters (nor the "
+                         "field's)")
     for key, value in rung.params.items():
         over[f"strategy.seat_{seat}.{key}"] = value
     return game.configure(over, mixer, rules_path)
@@ -258,8 +274,12 @@ def run_ladder(game: str, overrides: Iterable[str] | Mapping[str, Any] | None = 
                on_rung: Callable[[RungResult], None] | None = None) -> LadderResult:
     """Play every rung on playouts 0 .. games-1 of ``seed``; the Python twin of
     ``cthulhu-sim ladder``."""
+    from experiments.running.entrants import parse_entrant
+
     g = get_game(game)
     field_strategy = field_strategy or g.default_strategy
+    if isinstance(field_strategy, str):
+        field_strategy = parse_entrant(g.name, field_strategy, "--field")
     rungs = list(rungs) if rungs is not None else default_rungs(game, budgets, search,
                                                                 search_params)
     if not rungs:
@@ -282,5 +302,5 @@ def run_ladder(game: str, overrides: Iterable[str] | Mapping[str, Any] | None = 
     base = configs[0]
     settings = {k: v for k, v in base.changed().items() if not k.startswith("strategy.")}
     names = g.seat_names(base.rules) if not g.cooperative else []
-    return LadderResult(g.name, g.title, g.cooperative, seat, field_strategy, games, seed,
+    return LadderResult(g.name, g.title, g.cooperative, seat, field_strategy.label, games, seed,
                         settings, results, names[seat] if names else "")

@@ -23,7 +23,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.reporting.text import settings_text
+from experiments.reporting.text import set_text, settings_text
+from experiments.running.entrants import Entrant
+from experiments.running.spec import SweepSpec
 from experiments.stats import Rate, wilson
 from simcore.registry import get_game
 from simcore.rules_data import RulesError
@@ -47,6 +49,62 @@ class TournamentResult:
     ratings_ci: np.ndarray  # (k, 2)
     sweep_dir: Path | None = None
     tables: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    rules_path: str | None = None
+
+    def unbounded(self) -> list[str | None]:
+        return unbounded(self.wins)
+
+    @property
+    def n_tables(self) -> int:
+        """Tables played: every seating, but those that would seat two search strategies."""
+        return int(len(self.tables)) if len(self.tables) else int(
+            len(self.strategies) ** self.seats)
+
+    def cell_text(self, a: str, b: str, digits: int = 1, interval: bool = True) -> str:
+        """One cell of the win matrix in words."""
+        c = self.matrix()[a][b]
+        if not c["decided"]:
+            return "not played" if self.never_met(a, b) else "none decided"
+        text = f"{100 * c['rate']:.{digits}f}%"
+        if interval:
+            text += f" [{100 * c['ci95'][0]:.{digits}f}, {100 * c['ci95'][1]:.{digits}f}]"
+        return text
+
+    def never_met(self, a: str, b: str) -> bool:
+        """True when no table seated ``a`` with ``b`` (two search strategies)."""
+        t = self.tables
+        if not len(t):
+            return False
+        cols = [f"strategy.seat_{k}" for k in range(self.seats)]
+        seated = t[cols].to_numpy()
+        return not any(a in row and b in row for row in seated.tolist())
+
+    def notes(self) -> list[str]:
+        """In words, each rating the games do not bound on one side."""
+        out = []
+        for s, side in zip(self.strategies, self.unbounded(), strict=True):
+            if side == "above":
+                out.append(f"{s} lost no game it decided against another entrant: its rating "
+                           "has no upper bound in these games (the interval's top is set by "
+                           "the prior and the regularisation, not by the games).")
+            elif side == "below":
+                out.append(f"{s} won no game against another entrant: its rating has no lower "
+                           "bound in these games (the interval's bottom is set by the prior "
+                           "and the regularisation, not by the games).")
+        return out
+
+    def command(self) -> str:
+        """The command line that plays this tournament again."""
+        import shlex
+
+        parts = ["cthulhu-sim", "tournament", self.game, "--strategies",
+                 shlex.quote(",".join(self.strategies)), "--games", str(self.games),
+                 "--seed", str(self.seed)]
+        for k, v in self.settings.items():
+            parts += ["--set", shlex.quote(f"{k}={set_text(v)}")]
+        if self.rules_path:
+            parts += ["--rules", shlex.quote(str(self.rules_path))]
+        return " ".join(parts)
 
     def matrix(self) -> dict[str, dict[str, dict[str, Any]]]:
         """a's share of the games a or b won, seated together (a != b)."""
@@ -66,10 +124,11 @@ class TournamentResult:
         return {
             "game": self.game, "title": self.title, "strategies": self.strategies,
             "seats": self.seats, "games_per_table": self.games,
-            "tables": int(len(self.strategies) ** self.seats), "seed": self.seed,
+            "tables": self.n_tables, "seed": self.seed,
             "settings": self.settings,
             "ratings": [{"strategy": self.strategies[i], "rating": float(self.ratings[i]),
-                         "ci95": [float(self.ratings_ci[i, 0]), float(self.ratings_ci[i, 1])]}
+                         "ci95": [float(self.ratings_ci[i, 0]), float(self.ratings_ci[i, 1])],
+                         "unbounded": self.unbounded()[i]}
                         for i in order],
             "rating_scale": "Bradley-Terry log-strength (choix), mean 0: a difference d means "
                             "odds of exp(d) to 1 in a game one of the two wins",
@@ -78,21 +137,25 @@ class TournamentResult:
 
     def format(self) -> str:
         k = len(self.strategies)
-        lines = [f"{self.title} - tournament of {', '.join(self.strategies)}: {k ** self.seats} "
-                 f"tables (every seating), {self.games:,} games each, seed {self.seed}",
+        every = k ** self.seats
+        which = ("every seating" if self.n_tables == every else f"of {every} seatings: the "
+                 "engine seats one search strategy a table")
+        lines = [f"{self.title} - tournament of {', '.join(self.strategies)}: {self.n_tables} "
+                 f"tables ({which}), {self.games:,} games each, seed {self.seed}",
                  "  settings: " + (settings_text(self.settings) or "defaults"),
                  "  Bradley-Terry rating (log-strength, mean 0) [95% CI]:"]
-        for row in self.summary()["ratings"]:
-            lo, hi = row["ci95"]
-            lines.append(f"    {row['strategy']:<14} {row['rating']:+.3f} [{lo:+.3f}, {hi:+.3f}]")
         width = max(len(s) for s in self.strategies)
+        for row in self.summary()["ratings"]:
+            lines.append(f"    {row['strategy']:<{width}}  {row['rating']:+.2f} "
+                         f"{interval_text(row)}")
+        lines += [f"    note: {n}" for n in self.notes()]
         lines.append("  win matrix: row's share of the games row or column won, seated together")
-        lines.append("    " + " " * width + "  " + "  ".join(f"{s:>12}" for s in self.strategies))
-        m = self.matrix()
+        ws = [max(10, len(s)) for s in self.strategies]  # each column as wide as its name
+        lines.append("    " + " " * width + "  " + "  ".join(
+            f"{s:>{w}}" for s, w in zip(self.strategies, ws, strict=True)))
         for a in self.strategies:
-            cells = []
-            for b in self.strategies:
-                cells.append(f"{'-':>12}" if a == b else f"{100 * m[a][b]['rate']:>11.1f}%")
+            cells = [f"{'-' if a == b else self.cell_text(a, b, interval=False):>{w}}"
+                     for b, w in zip(self.strategies, ws, strict=True)]
             lines.append(f"    {a:<{width}}  " + "  ".join(cells))
         return "\n".join(lines)
 
@@ -108,46 +171,154 @@ def seat_mixer(game: str) -> str:
     raise RulesError(f"{game} cannot seat different strategies at one table")
 
 
-def tournament_spec(game: str, strategies: Sequence[str], games: int, seed: int,
-                    overrides: Iterable[str] | Mapping[str, Any] | None = None,
-                    rules_path: str | None = None) -> dict[str, Any]:
-    """The sweep a tournament plays: one cell per seating."""
-    from simcore.rules_data import parse_overrides
+def tournament_entrants(game: str, strategies: Sequence[str | Entrant] | str,
+                        option: str = "--strategies") -> list[Entrant]:
+    """The entrants of a tournament of ``game``, each checked (experiments.running.entrants):
+    at least two, none twice, each one that can take a seat (with parameters only where the
+    game's table takes a seat's parameters)."""
+    from experiments.running.entrants import parse_entrants, split_entrants
     from strategies import registry
+
+    items = split_entrants(strategies, option) if isinstance(strategies, str) \
+        else list(strategies)
+    if len(items) < 2:
+        raise RulesError(f"{option}: name at least two strategies, comma-separated")
+    mixer = seat_mixer(game)
+    choices = registry.specs(game)[mixer].params["seat_0"].choices
+    entrants = parse_entrants(game, items, option, allowed=choices,
+                              where=f"cannot take a seat in {game}")
+    if not registry.specs(game)[mixer].table:
+        for e in entrants:
+            if not e.plain:
+                raise RulesError(f"{option} {e.label!r}: {game} seats strategies with its "
+                                 f"{mixer}, which takes no parameters of a seat's strategy; "
+                                 "give names only")
+    return entrants
+
+
+def tournament_spec(game: str, strategies: Sequence[str | Entrant] | str, games: int,
+                    seed: int, overrides: Iterable[str] | Mapping[str, Any] | None = None,
+                    rules_path: str | None = None) -> dict[str, Any]:
+    """The sweep a tournament plays: one cell per seating, each seat's axis valued by the
+    entrants' labels (``mcts:1000``); :class:`TournamentSpec` gives each cell the entrants'
+    parameters."""
+    from simcore.rules_data import parse_overrides
 
     g = get_game(game)
     if g.cooperative:
         raise RulesError(f"{game} is cooperative: a tournament needs a competitive game (a "
                          "strength ladder compares a cooperative game's strategies)")
-    if len(strategies) < 2:
-        raise RulesError("--strategies: name at least two strategies, comma-separated")
-    if len(set(strategies)) != len(strategies):
-        raise RulesError("--strategies: a strategy is named twice")
-    mixer = seat_mixer(game)
-    choices = registry.specs(game)[mixer].params["seat_0"].choices
-    for s in strategies:
-        if s not in choices:
-            raise RulesError(f"--strategies: {s!r} cannot take a seat in {game}; allowed: "
-                             f"{', '.join(choices)}")
     base = parse_overrides(overrides)
-    seats = g.seats(g.configure({k: v for k, v in base.items()
-                                 if not k.startswith("strategy.")}, None, rules_path).rules)
-    cells = len(strategies) ** seats
+    strat = sorted(k for k in base if k.startswith("strategy"))
+    if strat:
+        raise RulesError(f"--set {strat[0]}: a tournament's strategies take their settings "
+                         "in the entrant syntax, each its own, e.g. --strategies "
+                         "'heuristic,mcts:1000{depth=5}'")
+    entrants = tournament_entrants(game, strategies)
+    labels = [e.label for e in entrants]
+    seats = g.seats(g.configure(base, None, rules_path).rules)
+    if seats < 2:
+        raise RulesError(f"{game} has one seat here (a solitaire game): a tournament seats "
+                         "strategies against each other; compare a one-seat game's strategies "
+                         f"with `cthulhu-sim compare {game}` or `cthulhu-sim ladder {game}`")
+    cells = len(labels) ** seats
     if cells > MAX_CELLS:
-        raise RulesError(f"--strategies: {len(strategies)} strategies at {seats} seats make "
+        raise RulesError(f"--strategies: {len(labels)} strategies at {seats} seats make "
                          f"{cells:,} tables; at most {MAX_CELLS:,} (name fewer strategies)")
+    searching = searchers(game, entrants)
+    if len(searching) > 1 and len(searching) == len(entrants):
+        raise RulesError(f"--strategies: {' and '.join(e.label for e in searching)} all search, "
+                         "and the step engine seats one search strategy a table, so they "
+                         "never meet; add an entrant that does not search (e.g. heuristic) "
+                         "for them to be rated through")
+    played = len(playable(_seatings(entrants, seats), game))
+    skipped = cells - played
+    description = (f"Every seating of {', '.join(labels)} at the {seats} seats "
+                   f"({cells} tables), {games:,} games each on the same seed.")
+    if skipped:
+        description = (f"Every seating of {', '.join(labels)} at the {seats} seats that the "
+                       f"step engine can play ({played} of {cells} tables: it seats one search "
+                       f"strategy a table, so {', '.join(e.label for e in searching)} meet "
+                       f"each other only through the others), {games:,} games each on the "
+                       "same seed.")
     spec: dict[str, Any] = {
-        "title": f"{g.title}: tournament of {', '.join(strategies)}",
-        "description": (f"Every seating of {', '.join(strategies)} at the {seats} seats "
-                        f"({cells} tables), {games:,} games each on the same seed."),
-        "game": game, "seed": int(seed), "strategy": mixer,
-        "axes": {f"strategy.seat_{k}": list(strategies) for k in range(seats)},
+        "title": f"{g.title}: tournament of {', '.join(labels)}",
+        "description": description,
+        "game": game, "seed": int(seed), "strategy": seat_mixer(game),
+        "axes": {f"strategy.seat_{k}": list(labels) for k in range(seats)},
         "games": {"per_cell": int(games)},
     }
     if base:
         spec["settings"] = {k: v for k, v in base.items()}
     if rules_path:
         spec["rules"] = str(Path(rules_path).resolve())
+    return spec
+
+
+def searchers(game: str, entrants: Sequence[Entrant]) -> list[Entrant]:
+    """The entrants that search (a table of the step engine holds at most one of them)."""
+    from strategies import registry
+
+    specs = registry.specs(game)
+    return [e for e in entrants if specs[e.name].search is not None]
+
+
+def _seatings(entrants: Sequence[Entrant], seats: int) -> list[tuple[Entrant, ...]]:
+    import itertools
+
+    return list(itertools.product(entrants, repeat=seats))
+
+
+def playable(seatings: Sequence[Sequence[Entrant]], game: str) -> list[Sequence[Entrant]]:
+    """The seatings a table can play: at most one different search entrant at a table (the
+    step engine's driver holds one search strategy, which may sit at several seats)."""
+    from strategies import registry
+
+    specs = registry.specs(game)
+    out = []
+    for seating in seatings:
+        found = {e.label for e in seating if specs[e.name].search is not None}
+        if len(found) <= 1:
+            out.append(seating)
+    return out
+
+
+class TournamentSpec(SweepSpec):
+    """A tournament's sweep: each seat's axis value is an entrant's label, and each cell's
+    overrides seat that entrant with its own parameters (``strategy.seat_K.iterations``)."""
+
+    entrants: dict[str, Entrant]
+
+    def cells(self):
+        if self._cells is None:
+            from experiments.running.spec import Cell
+
+            every = super().cells()
+            keep = []
+            for c in every:
+                seating = [self.entrants[label] for label in c.values.values()]
+                if not playable([seating], self.game):
+                    continue  # two search strategies: no table of the engine holds them
+                over = dict(c.overrides)
+                for key, label in c.values.items():
+                    e = self.entrants[label]
+                    over[key] = e.name
+                    over.update(e.overrides(key + "."))
+                keep.append(Cell(len(keep), c.values, over, c.strategy, c.label))
+            self._cells = keep
+        return self._cells
+
+
+def make_spec(raw: Mapping[str, Any], entrants: Sequence[Entrant]) -> TournamentSpec:
+    """The sweep of a tournament, every table configured (so a bad setting stops it before
+    anything is played or written)."""
+    spec = TournamentSpec.from_dict(raw, source="the tournament", validate=False)
+    spec.entrants = {e.label: e for e in entrants}
+    for cell in spec.cells():
+        try:
+            spec.configure(cell)
+        except RulesError as exc:
+            raise RulesError(f"the table {cell.label}: {exc}") from None
     return spec
 
 
@@ -159,7 +330,13 @@ def ratings_from_wins(wins: np.ndarray) -> np.ndarray:
 
 def analyse(frame: pd.DataFrame, strategies: list[str], seats: int, seed: int
             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(wins matrix, ratings, their 95% intervals) from a tournament sweep's results."""
+    """(wins matrix, ratings, their 95% intervals) from a tournament sweep's results.
+
+    The intervals come from a bootstrap over each table's outcomes whose probabilities are
+    drawn from their posterior under Jeffreys' prior (Dirichlet(n + 1/2)), not fixed at the
+    observed shares: a table one side won every game of still varies from one draw to the
+    next, so a separable result (one side wins every game) gets an interval of honest width
+    rather than none (choix's ``alpha`` keeps every rating finite)."""
     k = len(strategies)
     index = {s: i for i, s in enumerate(strategies)}
     tables = []
@@ -184,7 +361,8 @@ def analyse(frame: pd.DataFrame, strategies: list[str], seats: int, seed: int
     for b in range(BOOTSTRAP):
         sample = []
         for seated, won, n in tables:
-            p = np.array(won + [max(n - sum(won), 0)], dtype=float) / max(n, 1)
+            counts = np.array(won + [max(n - sum(won), 0)], dtype=float)
+            p = rng.dirichlet(counts + 0.5)
             draw = rng.multinomial(n, p / p.sum())
             sample.append((seated, list(draw[:seats]), n))
         boots[b] = ratings_from_wins(matrix(sample))
@@ -192,22 +370,35 @@ def analyse(frame: pd.DataFrame, strategies: list[str], seats: int, seed: int
     return wins, ratings, ci
 
 
-def run_tournament(game: str, strategies: Sequence[str], games: int = 2000, seed: int = 1,
-                   overrides: Iterable[str] | Mapping[str, Any] | None = None,
+def unbounded(wins: np.ndarray) -> list[str | None]:
+    """For each strategy: ``"above"`` when it lost no game it decided against another (the
+    data set no upper bound on its rating: the interval's top is the prior's), ``"below"``
+    when it won none, else None."""
+    out: list[str | None] = []
+    for i in range(len(wins)):
+        won, lost = wins[i].sum() - wins[i, i], wins[:, i].sum() - wins[i, i]
+        out.append("above" if won > 0 and lost == 0 else
+                   "below" if lost > 0 and won == 0 else None)
+    return out
+
+
+def run_tournament(game: str, strategies: Sequence[str | Entrant] | str, games: int = 2000,
+                   seed: int = 1, overrides: Iterable[str] | Mapping[str, Any] | None = None,
                    out: str | Path | None = None, rules_path: str | None = None,
                    resume: bool = False, overwrite: bool = False, scheduler: str | None = None,
                    dask_local: int | None = None, threads: int | None = None,
                    progress: bool = False) -> TournamentResult:
     """Play every seating as a sweep into ``out`` (a temporary folder when None) and rate
-    the strategies; the Python twin of ``cthulhu-sim tournament``."""
+    the entrants (names, ``name:budget`` or ``name{key=value}``: experiments.running.entrants);
+    the Python twin of ``cthulhu-sim tournament``."""
     import tempfile
 
-    from experiments.running.spec import SweepSpec
     from experiments.running.sweep import run_sweep
 
-    strategies = list(strategies)
     raw = tournament_spec(game, strategies, games, seed, overrides, rules_path)
-    spec = SweepSpec.from_dict(raw, source="the tournament")
+    entrants = tournament_entrants(game, strategies)
+    spec = make_spec(raw, entrants)
+    labels = [e.label for e in entrants]
     g = get_game(game)
     seats = len(raw["axes"])
     tmp = None
@@ -217,12 +408,12 @@ def run_tournament(game: str, strategies: Sequence[str], games: int = 2000, seed
     try:
         sweep = run_sweep(spec, out, resume=resume, overwrite=overwrite, scheduler=scheduler,
                           dask_local=dask_local, threads=threads, progress=progress,
-                          report=out is not None and tmp is None)
-        wins, ratings, ci = analyse(sweep.results, strategies, seats, seed)
+                          report=False)
+        wins, ratings, ci = analyse(sweep.results, labels, seats, seed)
         settings = dict(raw.get("settings", {}))
-        result = TournamentResult(g.name, g.title, strategies, seats, games, seed, settings,
+        result = TournamentResult(g.name, g.title, labels, seats, games, seed, settings,
                                   wins, ratings, ci, None if tmp else Path(out),
-                                  sweep.results)
+                                  sweep.results, rules_path=rules_path)
         if tmp is None:
             write_extras(result, Path(out))
         return result
@@ -232,27 +423,179 @@ def run_tournament(game: str, strategies: Sequence[str], games: int = 2000, seed
 
 
 def write_extras(result: TournamentResult, out: Path) -> list[Path]:
-    """tournament.json and the ratings chart beside the sweep's own files."""
-    from experiments.reporting.charts import plt
+    """tournament.json, the ratings chart, the win-matrix heatmap and the tournament's report
+    (report.md, report.html) beside the sweep's own files; the manifest marks the folder a
+    tournament's and lists the charts."""
     from experiments.storage.jsonout import json_text
-    from experiments.storage.store import atomic_write, write_text
+    from experiments.storage.outdir import read_manifest
+    from experiments.storage.store import write_json, write_text
 
     paths = [write_text(out / "tournament.json", json_text(result.summary()) + "\n")]
+    charts = [ratings_chart(result, out / "chart-ratings.png"),
+              wins_heatmap(result, out / "chart-wins.png")]
+    doc = report_doc(result, charts)
+    title = f"{result.title}: tournament"
+    paths.append(write_text(out / "report.md", doc.markdown()))
+    paths.append(write_text(out / "report.html", doc.html(
+        title, {c.name: c.read_bytes() for c in charts})))
+    m = read_manifest(out)
+    if m is not None:
+        m["charts"] = [c.name for c in charts]
+        m["tournament"] = {"entrants": result.strategies, "command": result.command()}
+        write_json(out / "manifest.json", m)
+    return paths + charts
+
+
+def ratings_chart(result: TournamentResult, path: Path) -> Path:
+    """Each entrant's rating with its 95% interval, strongest at the top; an end the data do
+    not bound is drawn as an arrow."""
+    from experiments.reporting.charts import _save, plt
+
     order = np.argsort(result.ratings)
-    fig, ax = plt.subplots(figsize=(6.0, 0.6 + 0.45 * len(order)), constrained_layout=True)
+    free = result.unbounded()
+    fig, ax = plt.subplots(figsize=(6.4, 0.9 + 0.45 * len(order)), constrained_layout=True)
     y = np.arange(len(order))
     r = result.ratings[order]
     lo, hi = result.ratings_ci[order, 0], result.ratings_ci[order, 1]
-    ax.errorbar(r, y, xerr=[r - lo, hi - r], fmt="o", capsize=4)
+    ax.errorbar(r, y, xerr=[r - lo, hi - r], fmt="o", capsize=4, color="C0")
+    span = max(float(hi.max() - lo.min()), 1.0)
+    for row, i in enumerate(order):
+        if free[i] == "above":
+            ax.annotate("", xy=(hi[row] + 0.12 * span, row), xytext=(hi[row], row),
+                        arrowprops={"arrowstyle": "->", "color": "C3"})
+        elif free[i] == "below":
+            ax.annotate("", xy=(lo[row] - 0.12 * span, row), xytext=(lo[row], row),
+                        arrowprops={"arrowstyle": "->", "color": "C3"})
+    ax.set_xlim(lo.min() - 0.2 * span, hi.max() + 0.2 * span)
     ax.set_yticks(y, [result.strategies[i] for i in order])
     ax.axvline(0, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("Bradley-Terry rating (log-strength, mean 0), 95% bootstrap interval")
+    ax.set_xlabel("Bradley-Terry rating (log-strength, mean 0), 95% interval")
     ax.set_title(f"{result.title}: tournament ratings", fontsize=10)
     ax.grid(alpha=0.3, axis="x")
-    chart = out / "chart-ratings.png"
-    atomic_write(chart, lambda fh: fig.savefig(fh, dpi=110, format="png"))
-    plt.close(fig)
-    return paths + [chart]
+    _save(fig, path)
+    return path
+
+
+def wins_heatmap(result: TournamentResult, path: Path) -> Path:
+    """The win matrix: the row's share of the games row or column won, seated together."""
+    from experiments.reporting.charts import _save, plt
+
+    k = len(result.strategies)
+    order = list(np.argsort(-result.ratings))
+    names = [result.strategies[i] for i in order]
+    m = result.matrix()
+    grid = np.full((k, k), np.nan)
+    for a, i in enumerate(order):
+        for b, j in enumerate(order):
+            if i != j and m[names[a]][names[b]]["decided"]:
+                grid[a, b] = 100 * m[names[a]][names[b]]["rate"]
+    size = 1.0 + 1.0 * k
+    fig, ax = plt.subplots(figsize=(size + 1.6, size), constrained_layout=True)
+    im = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=100)
+    for a in range(k):
+        for b in range(k):
+            if a == b:
+                ax.text(b, a, "-", ha="center", va="center", color="grey")
+                continue
+            cell = m[names[a]][names[b]]
+            if not cell["decided"]:
+                ax.text(b, a, result.cell_text(names[a], names[b]).replace(" ", "\n"),
+                        ha="center", va="center", fontsize=7, color="grey")
+                continue
+            v = grid[a, b]
+            lo, hi = (100 * x for x in cell["ci95"])
+            ax.text(b, a, f"{v:.0f}%\n[{lo:.0f}, {hi:.0f}]", ha="center", va="center",
+                    fontsize=7.5, color="black" if 20 < v < 80 else "white")
+    ax.set_xticks(range(k), names, rotation=30, ha="right", fontsize=8)
+    ax.set_yticks(range(k), names, fontsize=8)
+    ax.set_xlabel("against (column)")
+    ax.set_ylabel("strategy (row)")
+    cb = fig.colorbar(im, ax=ax, shrink=0.8)
+    cb.set_label("row's share of the games row or column won (%)")
+    ax.set_title(f"{result.title}: win matrix", fontsize=10)
+    _save(fig, path)
+    return path
+
+
+def report_doc(result: TournamentResult, charts: list[Path]):
+    from experiments.reporting.report import Doc
+
+    k = len(result.strategies)
+    doc = Doc()
+    title = f"{result.title}: tournament of {', '.join(result.strategies)}"
+    doc.h(1, title)
+    n = result.n_tables
+    skipped = k ** result.seats - n
+    doc.p(f"Every seating of the {k} entrants at the {result.seats} seats ({n} tables, so no "
+          "entrant keeps the first seat" + (
+              f"; the {skipped} seatings of two different search entrants at one table are "
+              "not played, because the step engine seats one search strategy a table, so "
+              "search entrants are rated against each other through the others"
+              if skipped else "") +
+          f"), {result.games:,} games a table on the same seed ({result.seed}), "
+          f"{result.games * n:,} games in all. "
+          f"Settings: {settings_text(result.settings) or 'defaults'}. An entrant is written "
+          "`name`, `name:budget` (a search's iterations per decision) or `name{key=value}` "
+          "(its parameters).")
+    doc.h(2, "Ratings")
+    rows = []
+    for row in result.summary()["ratings"]:
+        rows.append([f"`{row['strategy']}`", f"{row['rating']:+.2f}", interval_text(row),
+                     _record(result, row["strategy"])])
+    doc.table(["entrant", "rating", "95% interval", "games won / decided against others"],
+              rows, right={1, 2, 3})
+    cap = ("Bradley-Terry ratings (log-strength, mean 0; fitted by choix with a small "
+           f"regularisation, alpha = {ALPHA}): a difference d means odds of exp(d) to 1 in a "
+           "game one of the two wins. Bars are 95% intervals from a bootstrap over each "
+           "table's outcomes (drawn from their posterior under Jeffreys' prior); an arrow "
+           "marks an end the games do not bound (an entrant that lost, or won, no game).")
+    doc.img(charts[0].name, "Ratings", cap, "Ratings of the entrants with 95% intervals")
+    notes = [n for n in result.notes()]
+    if notes:
+        doc.ul(notes)
+    doc.h(2, "Win matrix")
+    order = [result.strategies[i] for i in np.argsort(-result.ratings)]
+    doc.table(["row against column"] + [f"`{s}`" for s in order],
+              [[f"`{a}`"] + ["-" if a == b else result.cell_text(a, b) for b in order]
+               for a in order], right=set(range(1, k + 1)))
+    doc.img(charts[1].name, "Win matrix",
+            "The row's share of the games the row or the column won when seated together, "
+            "with 95% Wilson intervals; green: the row wins, red: the column wins.",
+            "Heatmap of the win matrix")
+    doc.h(2, "Seats")
+    doc.p(seat_text(result))
+    doc.h(2, "Reproduce")
+    doc.code(result.command())
+    return doc
+
+
+def _record(result: TournamentResult, label: str) -> str:
+    i = result.strategies.index(label)
+    won = result.wins[i].sum() - result.wins[i, i]
+    lost = result.wins[:, i].sum() - result.wins[i, i]
+    return f"{int(won):,} / {int(won + lost):,}"
+
+
+def interval_text(row: Mapping[str, Any]) -> str:
+    lo, hi = row["ci95"]
+    if row.get("unbounded") == "above":
+        return f"[{lo:+.2f}, no upper bound]"
+    if row.get("unbounded") == "below":
+        return f"[no lower bound, {hi:+.2f}]"
+    return f"[{lo:+.2f}, {hi:+.2f}]"
+
+
+def seat_text(result: TournamentResult) -> str:
+    t = result.tables
+    if not len(t):
+        return "No table finished."
+    total = int(t["games"].sum())
+    parts = []
+    for s in range(result.seats):
+        r = wilson(int(t[f"seat{s}_wins"].sum()), total)
+        parts.append(f"seat {s} {rate_text(r)}")
+    return ("Over every table (each entrant at each seat equally often), the seats won: "
+            + "; ".join(parts) + ".")
 
 
 def rate_text(r: Rate) -> str:

@@ -119,7 +119,8 @@ def trace(
 def compare(
     game: GameArg,
     strategies: Annotated[str, typer.Option(metavar="NAMES",
-        help="Comma-separated strategies, e.g. random,heuristic.")],
+        help="Comma-separated entrants: NAME, NAME:BUDGET (a search's iterations), "
+             "NAME{key=value,...}; e.g. random,heuristic,mcts:1000{rollout=random}.")],
     games: Annotated[int, typer.Option(metavar="N", callback=check_games,
         help="Games per strategy (at most 1,000,000,000).")] = 100_000,
     seed: SeedOpt = 1,
@@ -136,13 +137,11 @@ def compare(
 ) -> None:
     """Play each strategy on the same seeds: win rates and paired differences."""
     from experiments.running.comparison import compare as run_compare
+    from experiments.running.entrants import split_entrants
     from experiments.running.runner import TooManyGamesError, set_threads
 
-    names = [s.strip() for s in strategies.split(",")]
-    if any(not s for s in names):
-        fail(f"--strategies {strategies!r}: an empty name in the list; give names separated "
-             "by commas, e.g. random,heuristic")
     try:
+        names = split_entrants(strategies, "--strategies")
         get_game(game)
         overrides = shortcut_overrides(game, set_, shortcuts)
     except (RulesError, KeyError) as exc:

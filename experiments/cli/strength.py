@@ -37,7 +37,21 @@ def _int_list(text: str, what: str) -> list[int]:
         fail(f"{what} {text!r}: give whole numbers separated by commas, e.g. 100,1000")
     if not values or any(v < 1 or v > 1_000_000 for v in values):
         fail(f"{what} {text!r}: each must be between 1 and 1,000,000")
+    twice = sorted({v for v in values if values.count(v) > 1})
+    if twice:
+        fail(f"{what} {text!r}: {twice[0]:,} is given twice; give each budget once")
     return values
+
+
+def _no_strategy_settings(overrides, command: str, where: str) -> None:
+    """``--set strategy.X`` has no one strategy to go to in a ladder or a tournament: each
+    entrant takes its own settings in the entrant syntax."""
+    from simcore.rules_data import parse_overrides
+
+    strat = sorted(k for k in parse_overrides(overrides) if k.startswith("strategy"))
+    if strat:
+        fail(f"--set {strat[0]}: a {command}'s strategies take their settings in the entrant "
+             f"syntax, each its own, e.g. {where}")
 
 
 def ladder(
@@ -45,14 +59,17 @@ def ladder(
     games: Annotated[int, typer.Option(metavar="N", callback=check_games,
         help="Games a rung (all rungs play the same playouts).")] = 200,
     seed: SeedOpt = 1,
-    budgets: Annotated[str, typer.Option(metavar="N,N,...",
-        help="Search iterations of the search rungs.")] = "100,300,1000",
-    search: Annotated[str, typer.Option(metavar="NAME",
-        help="The search strategy of the search rungs.")] = "mcts",
-    seat: Annotated[int, typer.Option(metavar="N", min=0, max=7,
-        help="Competitive games: the seat the rungs play.")] = 0,
-    field_: Annotated[str | None, typer.Option("--field", metavar="NAME",
-        help="Competitive games: the strategy of every other seat (default: the game's).")
+    budgets: Annotated[str | None, typer.Option(metavar="N,N,...",
+        help="Searchable games: search iterations of the search rungs (default "
+             "100,300,1000).")] = None,
+    search: Annotated[str | None, typer.Option(metavar="ENTRANT",
+        help="Searchable games: the search strategy of the search rungs, with any parameters "
+             "of its own, e.g. 'mcts{rollout=random}' (default mcts).")] = None,
+    seat: Annotated[int | None, typer.Option(metavar="N", min=0, max=7,
+        help="Competitive games: the seat the rungs play (default 0).")] = None,
+    field_: Annotated[str | None, typer.Option("--field", metavar="ENTRANT",
+        help="Competitive games: the strategy of every other seat (default: the game's), "
+             "e.g. heuristic, 'heuristic{aggression=0.9}' or mcts:500.")
     ] = None,
     set_: SetOpt = None,
     rules: RulesOpt = None,
@@ -66,20 +83,50 @@ def ladder(
 ) -> None:
     """A strength ladder: random, each strategy, then search at rising budgets, on the same
     playouts, with paired differences between rungs ("does more thinking still help?")."""
-    from experiments.analysis.ladder import default_rungs, run_ladder
+    from experiments.analysis.ladder import default_rungs, run_ladder, rung_config
+    from experiments.running.entrants import parse_entrant
     from experiments.running.runner import TooManyGamesError, set_threads
 
-    budget_list = _int_list(budgets, "--budgets")
     try:
         g = get_game(game)
         overrides = shortcut_overrides(game, set_, shortcuts)
-        rungs = default_rungs(g.name, budget_list, search)
-        from experiments.analysis.ladder import rung_config
-
-        for r in rungs:  # every rung checked before anything is played or written
-            rung_config(g, r, overrides, rules, seat, field_ or g.default_strategy)
+        _no_strategy_settings(overrides, "ladder",
+                              "--search 'mcts{depth=5}' or --field 'heuristic{aggression=0.9}'")
+        base = g.configure(overrides, None, rules)  # the game's settings first, by key
     except (RulesError, KeyError, ValueError) as exc:
         fail(message(exc))
+    if not g.cooperative and field_ is not None and g.seats(base.rules) < 2:
+        fail(f"--field: {g.name} has one seat here (a solitaire game), so there is no field "
+             "for --field to set")
+    if g.cooperative:
+        for given, opt in ((seat, "--seat"), (field_, "--field")):
+            if given is not None:
+                fail(f"{opt}: {g.name} is cooperative (one team, no seat against a field), so "
+                     f"{opt} does not apply; the ladder rates the team's strategies")
+    budget_list = _int_list(budgets if budgets is not None else "100,300,1000", "--budgets")
+    try:
+        from strategies import registry
+
+        searches = [n for n, sp in registry.specs(g.name).items() if sp.search is not None]
+        s_entrant = parse_entrant(g.name, search or "mcts", "--search", allowed=searches,
+                                  budget=False, where="is not a search strategy of "
+                                  f"{g.name}") if g.kind.searchable else None
+        if s_entrant is not None and "iterations" in dict(s_entrant.params):
+            fail(f"--search {search!r}: the search rungs' iterations are --budgets; leave "
+                 "iterations out of --search")
+        f_entrant = parse_entrant(g.name, field_, "--field") if field_ is not None else None
+        rungs = default_rungs(g.name, budget_list, s_entrant.name if s_entrant else "mcts",
+                              s_entrant.settings() if s_entrant else None)
+        seat_ = seat if seat is not None else 0
+        for r in rungs:  # every rung checked before anything is played or written
+            rung_config(g, r, overrides, rules, seat_, f_entrant or g.default_strategy)
+    except (RulesError, KeyError, ValueError) as exc:
+        fail(message(exc))
+    if not g.kind.searchable:  # (after the rungs' own checks: a bad --seat is named first)
+        for given, opt in ((budgets, "--budgets"), (search, "--search")):
+            if given is not None:
+                fail(f"{opt}: {g.name} has no search strategies, so {opt} does not apply; "
+                     "its ladder is random and each of its strategies")
     made, _ = claim_out(out, "ladder", overwrite)
     set_threads(threads, say=True)
 
@@ -90,8 +137,8 @@ def ladder(
                        f"({rr.seconds:.1f} s)", err=True)
 
     try:
-        result = run_ladder(g.name, overrides, games=games, seed=seed, rungs=rungs, seat=seat,
-                            field_strategy=field_, rules_path=rules, quiet=quiet,
+        result = run_ladder(g.name, overrides, games=games, seed=seed, rungs=rungs, seat=seat_,
+                            field_strategy=f_entrant, rules_path=rules, quiet=quiet,
                             on_rung=said)
     except (RulesError, KeyError, TooManyGamesError, ValueError) as exc:
         unmake_out(out, made)
@@ -109,7 +156,8 @@ def ladder(
 def tournament(
     game: GameArg,
     strategies: Annotated[str, typer.Option(metavar="NAMES",
-        help="Comma-separated strategies, e.g. heuristic,rusher,mcts.")],
+        help="Comma-separated entrants: NAME, NAME:BUDGET (a search's iterations), "
+             "NAME{key=value,...}; e.g. heuristic,rusher,mcts:100,mcts:1000.")],
     games: Annotated[int, typer.Option(metavar="N", callback=check_games,
         help="Games a table (every seating of the strategies is a table).")] = 2000,
     seed: SeedOpt = 1,
@@ -134,19 +182,25 @@ def tournament(
     Bradley-Terry ratings (choix) with 95% bootstrap intervals."""
     from experiments.analysis.tournament import run_tournament, tournament_spec
     from experiments.running.distributed import ClusterStartError
+    from experiments.running.entrants import split_entrants
     from experiments.running.runner import TooManyGamesError, set_threads
     from experiments.running.spec import SpecError
     from experiments.storage.store import SweepDirError
 
-    names = [s.strip() for s in strategies.split(",")]
-    if any(not s for s in names):
-        fail(f"--strategies {strategies!r}: an empty name in the list; give names separated "
-             "by commas")
     if scheduler and dask_local:
         fail("give --scheduler or --dask-local, not both")
+    if resume and not out:
+        fail("--resume: finishes the tournament begun in --out; give --out DIR (the folder "
+             "it was begun in)")
+    if resume and overwrite:
+        fail("--resume and --overwrite: give one (--resume finishes the tournament in --out, "
+             "--overwrite starts it afresh)")
     try:
         get_game(game)
+        names = split_entrants(strategies, "--strategies")
         overrides = shortcut_overrides(game, set_, shortcuts)
+        _no_strategy_settings(overrides, "tournament",
+                              "--strategies 'heuristic,mcts:1000{depth=5}'")
         tournament_spec(game, names, games, seed, overrides, rules)
     except (RulesError, KeyError, ValueError) as exc:
         fail(message(exc))

@@ -177,7 +177,16 @@ def check_strategies(game: str, strategies: Sequence[str],
                      overrides: Mapping[str, Any] | Iterable[str] | None = None,
                      rules_path: str | None = None) -> list:
     """The configuration of each strategy to compare, every one checked (two or more,
-    none repeated, each known, the settings valid for each); a RulesError otherwise."""
+    none repeated, each known, the settings valid for each); a RulesError otherwise.
+    Strategies are entrants (``mcts:1000{rollout=random}``: experiments.running.entrants)."""
+    return entrant_configs(game, strategies, overrides, rules_path)[1]
+
+
+def entrant_configs(game: str, strategies: Sequence[str],
+                    overrides: Mapping[str, Any] | Iterable[str] | None = None,
+                    rules_path: str | None = None) -> tuple[list[str], list]:
+    """(each entrant's label, its configuration), every one checked."""
+    from experiments.running.entrants import parse_entrants
     from simcore.rules_data import RulesError, parse_overrides
     from strategies import registry
 
@@ -188,11 +197,10 @@ def check_strategies(game: str, strategies: Sequence[str],
         raise RulesError(f"strategies: {given} given, so there is nothing to compare; give two "
                          "or more, comma-separated, from " + ", ".join(registry.names(g.name)))
     flat = parse_overrides(overrides)
-    configs = [g.configure(flat, s, rules_path) for s in strategies]
-    names = [c.strategy.name for c in configs]
-    if len(set(names)) != len(names):
-        raise RulesError(f"repeated strategy in {', '.join(strategies)}")
-    return configs
+    shared = {k[9:]: v for k, v in flat.items() if k.startswith("strategy.")}
+    entrants = parse_entrants(g.name, strategies, "--strategies", shared=shared)
+    configs = [g.configure({**flat, **e.overrides()}, e.name, rules_path) for e in entrants]
+    return [e.label for e in entrants], configs
 
 
 def compare(
@@ -212,14 +220,16 @@ def compare(
     from simcore.rules_data import parse_overrides
 
     if isinstance(strategies, str):
-        strategies = [s.strip() for s in strategies.split(",") if s.strip()]
+        from experiments.running.entrants import split_entrants
+
+        strategies = split_entrants(strategies)
     g = get_game(game)
     flat = parse_overrides(overrides)
-    configs = check_strategies(g.name, strategies, flat, rules_path)  # validate all first
-    strategies = [c.strategy.name for c in configs]
+    strategies, configs = entrant_configs(g.name, strategies, flat, rules_path)  # all first
     check_memory(g, games, runs=len(configs), what=f"each of {len(configs)} strategies")
     results = [run_config(c, games, seed, threads=threads, quiet=quiet,
-                          announce=announce and f"{g.name} {c.strategy.name}") for c in configs]
+                          announce=announce and f"{g.name} {label}")
+               for label, c in zip(strategies, configs, strict=True)]
     hits = [run_hits(r) for r in results]
     rates = [wilson(int(h.sum()), h.size) for h in hits]
     pairs = []
