@@ -178,6 +178,15 @@ def parse_entrant(game: str, text: str, option: str = "--strategies",
     from strategies import registry
 
     table = registry.specs(game)
+    from strategies.playerfile import is_player_file
+
+    if allowed is None and is_player_file(text) and not text.strip().startswith("@"):
+        # a trained player (``train --out``): its strategy and parameters come from the file
+        try:
+            registry.get(game, text.strip())
+        except RulesError as exc:
+            raise EntrantError(f"{option} {text!r}: {exc}") from None
+        return Entrant(text.strip(), None, ())
     m = _ENTRANT.match(text)
     if m is None:
         raise EntrantError(f"{option} {text!r}: not an entrant; write NAME, NAME:BUDGET or "
@@ -276,8 +285,10 @@ def check_distinct(game: str, entrants: Sequence[Entrant], option: str = "--stra
     seen: dict[tuple, str] = {}
     for e in entrants:
         s = registry.get(game, e.name, e.settings())
-        key = (e.name, tuple(s.values), tuple(s.rollout.values) if s.rollout is not None
-               else ())
+        rollout = getattr(s, "rollout", None)  # (a player file's table has none)
+        seats = tuple(tuple(m.values) for m in getattr(s, "seats", ()))
+        key = (e.name, tuple(s.values), tuple(rollout.values) if rollout is not None else (),
+               seats)
         if key in seen:
             same = "" if seen[key] == e.label else f" ({e.label} plays as {seen[key]})"
             raise EntrantError(f"{option}: repeated strategy {e.label!r} (named twice{same}); "
