@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine import DECISION, POLICY_SIG
+from simcore.engine import DECISION
 from simcore.kernels import lowest_bit
 from simcore.tec import legality as L
 from simcore.tec import state as S
@@ -84,7 +84,7 @@ ACTION_BITS = np.uint64((1 << S.A_END) - 1)  # the actions the heuristic weighs 
 MOVE_BITS = np.uint64(((1 << S.N_TOWNS) - 1) << S.A_MOVE)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def random_choice(ip, fp, st, view, legal, params, rng):
     """Uniformly among the legal choices at every decision: the baseline and the fuzzer."""
     return uniform_legal(legal, rng)
@@ -419,7 +419,7 @@ def side_value(action, madness_track, shambler_track):
     return SIDE_PREFERENCE[action] + 0.1 * (madness_track + shambler_track)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def heuristic(ip, fp, st, view, legal, params, rng):
     """A sensible team plan: get away from the Great Old One, collect what revealed pages need,
     translate, banish threatening Shamblers, use town actions when they pay, then hunt

@@ -422,6 +422,7 @@ def play_rows(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, seed, first,
             out[row + k, j] = rec[j]
 
 
+# its signature given: the callback runner has two, and would try a lazy play_block on both
 @njit(play_block_sig(DECIDE_VIEW), cache=True)
 def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
     """Playouts ``first .. first + rows - 1`` into ``out[row ..]``, with one thread's arrays
@@ -437,8 +438,12 @@ def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
               None, evn)
 
 
-@njit(types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1, _I2),
-      cache=True)
+# compiled on the first trace (engine.ready), not at import: a run never traces
+TRACE_SIG = types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1,
+                        _I2)
+
+
+@njit(cache=True)
 def trace_game(fp, ip, skill, curse, phit, decide, sp, seed, index, rec, ev):
     """Replay playout ``index`` of run ``seed`` with event logging; returns the event count."""
     rng = np.empty(RNG_WORDS, dtype=np.uint64)

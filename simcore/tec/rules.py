@@ -27,21 +27,12 @@ import numpy as np
 from numba import njit
 
 from simcore.engine import (
-    CHECK_SIG,
     DECISION,
     DEPTH,
-    DETERMINIZE_SIG,
     EV_WIDTH,
-    EVALUATE_SIG,
     FRAMES,
-    INIT_SIG,
-    LEGAL_SIG,
     OUTCOME,
-    PLAY_SIG,
     PLAYING,
-    RECORD_SIG,
-    RETURNS_SIG,
-    STEP_SIG,
     TURN,
     WINNER,
     ask,
@@ -309,7 +300,7 @@ def init_logged(ip, s, h, rng, ev, evn):
     advance(ip, s, h, rng, ev, evn)
 
 
-@njit(INIT_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def init(ip, fp, s, h, rng):
     """TEC-S-1..12, then the first turn up to its first decision.  Compiled without
     reference counting (as every function of the rules is: the counts are atomic operations
@@ -359,7 +350,7 @@ def legal_mask(ip, s, mask):
     return L.bits_to_mask(legal_choices(ip, s), mask)
 
 
-@njit(LEGAL_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def legal(ip, fp, s, h, mask):
     """The answers open to the question asked (``s[DECISION]``)."""
     return legal_mask(ip, s, mask)
@@ -372,12 +363,12 @@ def step_to_next(ip, s, h, rng, action, ev, evn):
     advance(ip, s, h, rng, ev, evn)
 
 
-@njit(STEP_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def step(ip, fp, s, h, rng, action, ev, evn):
     step_to_next(ip, s, h, rng, action, ev, evn)
 
 
-@njit(DETERMINIZE_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def determinize(ip, fp, s, view, seat, rng, h):
     """Deal the Page cards nobody has seen (neither face up beside a Town card nor
     translated) afresh: the face-down cards beside the Town cards, then the deck."""
@@ -404,7 +395,7 @@ def determinize(ip, fp, s, view, seat, rng, h):
     h[S.H_DECK_TOP] = k  # the deck: the rest, S_DECK_LEFT of them
 
 
-@njit(RETURNS_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def returns(ip, fp, s, out):
     """The players win or lose together: 1 for every seat when the portals are sealed."""
     v = 1.0 if s[OUTCOME] == S.O_WIN else 0.0
@@ -412,7 +403,7 @@ def returns(ip, fp, s, out):
         out[k] = v
 
 
-@njit(RECORD_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def record(ip, fp, s, h, rec):
     pages = 0
     for c in range(s[S.S_NCHARS]):
@@ -438,14 +429,14 @@ def record(ip, fp, s, h, rec):
     rec[S.R_FLIPS] = s[S.S_CNT_FLIPS]
 
 
-@njit(CHECK_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def check(ip, fp, s, h):
     """The rules checker (``cthulhu-sim check``): conservation of every piece, tracks within
     their lengths, the hidden cards where the public state says they are."""
     return CK.conservation_errors(ip, s, h)
 
 
-@njit(EVALUATE_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def evaluate(ip, fp, s, out):
     """An estimate of the team's chance to win from an unfinished game (search's score when
     it cuts a playout off): see ``simcore.tec.estimate``."""
@@ -473,7 +464,7 @@ def step_inline(ip, fp, s, h, rng, action, ev, evn):
     step_to_next(ip, s, h, rng, action, ev, evn)
 
 
-@njit(PLAY_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view,
              mask, rng, srng, qrng, wi, wf, rec, ev, evn):
     """The engine's driver compiled for this game: the same games as through the ``GAME``
