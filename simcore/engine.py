@@ -235,7 +235,7 @@ CHUNK = 8  # playouts a prange iteration plays (each thread reuses its arrays ac
 
 
 # ---- frames ---------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_push(s, proc):
     """Push a frame for procedure ``proc`` with its locals zeroed; returns its offset."""
     d = s[DEPTH]
@@ -247,46 +247,46 @@ def frame_push(s, proc):
     return base
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_top(s):
     """Offset of the top frame (-1 when the stack is empty)."""
     d = s[DEPTH]
     return FRAMES + (d - 1) * FRAME_WIDTH if d > 0 else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_proc(s):
     """The procedure of the top frame (-1 when the stack is empty)."""
     d = s[DEPTH]
     return s[FRAMES + (d - 1) * FRAME_WIDTH] if d > 0 else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_get(s, k):
     """Local ``k`` (0 .. FRAME_WIDTH - 2) of the top frame."""
     return s[FRAMES + (s[DEPTH] - 1) * FRAME_WIDTH + 1 + k]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_set(s, k, value):
     s[FRAMES + (s[DEPTH] - 1) * FRAME_WIDTH + 1 + k] = value
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_pop(s):
     d = s[DEPTH] - 1
     s[FRAMES + d * FRAME_WIDTH] = 0
     s[DEPTH] = d
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def ask(s, seat, decision):
     """Stop at a decision: ``seat`` is to answer a ``decision``."""
     s[SEAT] = seat
     s[DECISION] = decision
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def finish(s, outcome, winner):
     """End the game: no seat is asked anything more."""
     s[OUTCOME] = outcome

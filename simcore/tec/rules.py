@@ -88,7 +88,7 @@ def begin_turn(ip, s, ev, evn):
     push_turn(s)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def push_turn(s):
     """Put the current character's turn on the stack (TEC-MV-3 notes whether it begins on the
     Great Old One's Town card)."""
@@ -98,7 +98,7 @@ def push_turn(s):
     frame_set(s, 1, 1 if s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN] else 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def start_actions(ip, s):
     """TEC-A-1: three actions; TEC-MV-3 (reading in NOTES.md): the Great Old One must still
     be on the character's card when the actions begin for the first one to be a move away."""
@@ -130,7 +130,7 @@ def end_turn(s, ev, evn):
     frame_pop(s)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def continue_turn(ip, s, rng, ev, evn):
     """PR_TURN: [stage, on the Great Old One's card at turn start, actions taken]."""
     stage = frame_get(s, 0)
@@ -164,7 +164,7 @@ def continue_turn(ip, s, rng, ev, evn):
     return 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def answer_action(ip, s, a, ev, evn):
     """The main action chosen: end the turn, or spend an action (TEC-A-1: three, then one per
     Chaos tentacle; an ability costs none, TEC-A-2) and carry it out."""
@@ -186,7 +186,7 @@ def answer_action(ip, s, a, ev, evn):
 
 
 # ---- running the procedures -----------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def resume(ip, s, h, rng, ev, evn):
     """Resume the procedure on top of the stack: 1 if it asked a question, 0 if it finished
     (and popped its frame)."""
@@ -236,7 +236,7 @@ def end_game(ip, s, ev, evn):
     finish(s, s[OUTCOME], -1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def run_frames(ip, s, h, rng, ev, evn):
     """Resume procedures until one asks (returns 1), the stack is empty or the game is over
     (returns 0)."""
@@ -246,7 +246,7 @@ def run_frames(ip, s, h, rng, ev, evn):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def advance(ip, s, h, rng, ev, evn):
     """Run every forced step and chance draw up to the next decision or the end."""
     while True:
@@ -258,7 +258,7 @@ def advance(ip, s, h, rng, ev, evn):
         begin_turn(ip, s, ev, evn)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def answer(ip, s, h, rng, a, ev, evn):
     """Apply answer ``a`` to the question asked (``s[DECISION]``, about the procedure on top
     of the stack); it never asks anything itself."""
@@ -309,7 +309,7 @@ def init(ip, fp, s, h, rng):
     init_logged(ip, s, h, rng, h[:0].reshape((0, EV_WIDTH)), h[:1])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_choices(ip, s):
     """The answers open to the question asked (``s[DECISION]``), as bits (bit k: answer k;
     every answer is below 32)."""
@@ -343,7 +343,7 @@ def legal_choices(ip, s):
     return bits
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_mask(ip, s, mask):
     """The answers open to the question asked as the legal mask: ``legal``, inlined where the
     runner asks it."""
@@ -356,7 +356,7 @@ def legal(ip, fp, s, h, mask):
     return legal_mask(ip, s, mask)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def step_to_next(ip, s, h, rng, action, ev, evn):
     """``step``, inlined where the runner plays."""
     answer(ip, s, h, rng, action, ev, evn)
