@@ -414,7 +414,7 @@ def ready(dispatcher: Any, *sigs: Any) -> Any:
     instead of compiling a version for each dispatcher passed."""
     if getattr(dispatcher, "_project_ready", None) != sigs:
         for sig in sigs:
-            dispatcher.compile(sig)
+            compile_for(dispatcher, sig)
         dispatcher.disable_compile()
         dispatcher._project_ready = sigs
     return dispatcher
@@ -756,6 +756,23 @@ def policy_values(strategy: Any) -> np.ndarray:
     return getattr(strategy, "policy_values", strategy.values)
 
 
+# the signature of each place of ``GAME``, in its order
+GAME_SIGS = (INIT_SIG, LEGAL_SIG, STEP_SIG, OBSERVE_SIG, DETERMINIZE_SIG, RETURNS_SIG,
+             EVALUATE_SIG, RECORD_SIG, CHECK_SIG)
+
+
+def compile_for(fn: Any, sig: Any) -> None:
+    """Compile (or load) ``fn`` for ``sig``; one given its signatures is compiled already."""
+    if fn._can_compile:
+        fn.compile(sig)
+
+
+def compile_game_functions(fns: tuple) -> None:
+    """Compile (or load) a ``GAME`` tuple's functions for their places in it."""
+    for fn, sig in zip(fns, GAME_SIGS, strict=True):
+        compile_for(fn, sig)
+
+
 def callback_runner() -> Any:
     """``run_callback_batch`` ready for its two signatures (see ``ready``)."""
     return ready(run_callback_batch, *_CALLBACK_RUN_SIGS)
@@ -846,6 +863,28 @@ class StepGame(Game):
         if int(qp[Q_SEATS]) != 0 or int(ip[P_CHECK]) == 1:
             return self.functions()
         return UNUSED_GAME_FUNCTIONS
+
+    def compile_parts(self, config: Config) -> int:
+        """The driver (``play_one`` and the runner), the strategy's policies (and search),
+        and for a searching strategy the game's own functions: each compiles apart, since
+        they meet only as function values."""
+        searching = getattr(config.strategy, "search_fn", None) is not None
+        return 3 if searching else 2
+
+    def compile_part(self, config: Config, part: int) -> None:
+        ip = config.params.ip
+        pols, _, _, search, rpol, _, qp, _, _ = strategy_parts(config.strategy, ip)
+        if part == 0:
+            ready(run_batch, _RUN_SIG)
+            compile_for(self.play_function(), PLAY_SIG)
+            compile_game_functions(UNUSED_GAME_FUNCTIONS)
+        elif part == 1:
+            for fn in {id(f): f for f in (*pols, rpol)}.values():
+                compile_for(fn, POLICY_SIG)
+            if search is not no_search:
+                compile_for(search, SEARCH_SIG)
+        else:
+            compile_game_functions(self.functions())
 
     # ---- playing ---------------------------------------------------------------------------
     def _arrays(self, config: Config) -> tuple[np.ndarray, np.ndarray]:

@@ -253,6 +253,16 @@ class Game(ABC):
         """Compile (or load from cache) everything a run needs."""
         self.run_batch(config, 0, 0, 2)
 
+    def compile_parts(self, config: Config) -> int:
+        """How many independent parts what ``warm_up`` compiles falls into: separate processes
+        may compile them into the cache at the same time (``experiments.compile_cost.warm``),
+        and the run then loads them.  One by default: the whole."""
+        return 1
+
+    def compile_part(self, config: Config, part: int) -> None:
+        """Compile (or load) part ``part`` of ``compile_parts``."""
+        self.warm_up(config)
+
     # ---- reporting -----------------------------------------------------------------------
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
         """Game-specific summary figures: name to a ``Mean``, ``Share`` or ``Ratio`` (given

@@ -48,6 +48,19 @@ class Sticky(Game):
                              chunks=PARALLEL_CHUNKS)
         return out
 
+    def compile_parts(self, config: Config) -> int:
+        return 2  # the playout (play_block) and the strategy: they meet as a function value
+
+    def compile_part(self, config: Config, part: int) -> None:
+        from simcore.engine import DECIDE_VIEW, callback_runner, compile_for
+
+        if part == 0:
+            import simcore.sticky.playout  # noqa: F401  (play_block compiles as it loads)
+
+            callback_runner()
+        else:
+            compile_for(config.strategy.fn, DECIDE_VIEW.signature)
+
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
         return {
             "game_minutes_mean": Mean(df["game_ms"].to_numpy() / 60000.0),
