@@ -11,7 +11,8 @@ an Ingredient card kept is worth ``card_worth`` plus a little per sacrifice valu
 win auctions) and more for the wild Arcane Symbol; an action is worth what it brings (tokens,
 cards drawn, an Object, a further action) less the worth of the cards it costs.  It pays with
 its cheapest cards, bids while the prize is worth the cards and its total may still lead,
-plays R'lyeh on the auctions that pay, always answers with Ran-Tegoth, swaps its rearmost
+plays R'lyeh on the auctions that pay, answers with Ran-Tegoth and shields with R'lyeh when
+that places or keeps a token and does not end a game a rival then wins, swaps its rearmost
 tokens to the front near the end, never ends the game while behind, and in solitaire stakes
 its best cards on a Curse.  ``racer`` and ``hoarder`` are the same plan with other weights.
 """
@@ -22,8 +23,8 @@ import numpy as np
 from numba import njit
 
 from simcore.engine import DECISION, DEPTH, FRAME_WIDTH, FRAMES, P_SEATS, POLICY_SIG, SEAT, TURN
-from simcore.kernels import popcount
-from simcore.wakeup.rules import highest, lowest
+from simcore.kernels import popcount, rng_uniform
+from simcore.wakeup.base import highest, lowest
 from simcore.wakeup.state import (
     A_ADVANCE,
     A_CLEAR,
@@ -50,6 +51,8 @@ from simcore.wakeup.state import (
     D_STAKE,
     D_SWAP_OTHER,
     D_SWAP_OWN,
+    D_YUG_PLACE,
+    D_YUG_REPLACE,
     EF_DISCARD,
     EF_DRAW,
     EF_SEARCH,
@@ -64,6 +67,7 @@ from simcore.wakeup.state import (
     I_COST_X,
     I_DAEMONUM_COST,
     I_EFFECT,
+    I_END_AT_END,
     I_EXTRA,
     I_HAND,
     I_ING_COUNT,
@@ -71,14 +75,20 @@ from simcore.wakeup.state import (
     I_ING_VALUE,
     I_RLYEH_LAST,
     I_SOLO,
+    I_SOLO_RAN_TEGOTH,
+    I_START,
+    I_YUG_PLACE,
     MAX_SLOTS,
     MODE_DAEMONUM,
     MODE_ULTHAR,
     N_ING,
     N_NATURAL,
     O_DAEMONUM,
+    O_RAN_TEGOTH,
+    O_RLYEH,
     O_ULTHAR,
     OBJ0,
+    S_ADJ_FLAG,
     S_AUC_CURSE,
     S_BID_N,
     S_CTHULHU,
@@ -87,6 +97,7 @@ from simcore.wakeup.state import (
     S_PAY_NEED,
     S_PAY_X,
     S_PAY_XK,
+    S_RED_FLAG,
     S_RESERVE,
     S_TOP,
     V_BID,
@@ -133,6 +144,10 @@ HEURISTIC_PARAMS = {
     "min_gain": Param(0.0, -10.0, 10.0, "acts only when its best action is worth more than "
                       "stopping by this"),
     "stake_limit": Param(3.0, 0.0, 20.0, "solitaire: the most cards it sets aside on a Curse"),
+    "noise": Param(0.1, 0.0, 10.0, "varied play: each action's worth gets up to this much more "
+                   "(a token is candle_value), drawn from the strategy's own stream, so near "
+                   "ties fall either way and one deal is played in many ways; 0: one fixed "
+                   "game per deal"),
 }
 _P = param_offsets(HEURISTIC_PARAMS)
 CANDLE = _P["candle_value"]
@@ -150,6 +165,7 @@ RLYEH_STELLARIS = _P["rlyeh_on_stellaris"]
 SWAP_FRONT = _P["swap_front_at"]
 MIN_GAIN = _P["min_gain"]
 STAKE_LIMIT = _P["stake_limit"]
+NOISE = _P["noise"]
 N_PARAMS = len(HEURISTIC_PARAMS)
 
 # worth of each Object bought, in tokens: Ran-Tegoth copies a rival's advance (about two
@@ -358,6 +374,8 @@ def turns_left(ip, s):
 
 @njit(cache=True, _nrt=False)
 def object_worth(ip, s, params, me, o):
+    if ip[I_SOLO] == 1 and o == O_RAN_TEGOTH and ip[I_SOLO_RAN_TEGOTH] == 0:
+        return 0.0  # the solitaire text gives Ran-Tegoth no use
     n = ip[P_SEATS]
     left = turns_left(ip, s) / max(n, 1)  # of its own turns
     scale = min(left / 3.0, 1.0)
@@ -582,6 +600,144 @@ def discard_choice(ip, s, view, mask, params, me):
 
 
 @njit(cache=True, _nrt=False)
+def ends_this_turn(ip, s):
+    """Whether the game ends when this turn ends as things stand (WUC-E-1): Cthulhu stood next
+    to a token this turn (or, by the switch, still does), or reached the Red Candle."""
+    if s[S_RED_FLAG] == 1:
+        return True
+    c = s[S_CTHULHU]
+    if c > 0 and (all_tokens(ip, s) >> (c - 1)) & 1:
+        return True
+    return ip[I_END_AT_END] == 0 and s[S_ADJ_FLAG] == 1
+
+
+@njit(cache=True, _nrt=False)
+def free_squares(ip, s):
+    """Empty squares between the Starting square and Cthulhu."""
+    c = s[S_CTHULHU]
+    lo = ip[I_START]
+    if c <= lo:
+        return 0
+    span = ((1 << c) - 1) ^ ((1 << lo) - 1)
+    return np.int64(popcount(span & ~all_tokens(ip, s)))
+
+
+@njit(cache=True, _nrt=False)
+def placing_worth(ip, s, params, me, n):
+    """What placing ``n`` tokens of its own in front of the line now (Ran-Tegoth, Yuggoth) is
+    worth: a token each, or, when they reach Cthulhu and end the game, the game itself (its
+    tokens in front win a tie) - worth nothing or worse when the rival then wins."""
+    if n <= 0:
+        return 0.0
+    ends = ends_this_turn(ip, s) or gap_to_cthulhu(ip, s) <= n
+    if not ends:
+        return params[CANDLE] * n
+    if tokens_of(s, me) + n >= best_rival(ip, s, me):
+        return BIG
+    if ends_this_turn(ip, s):  # it ends anyway, and it is lost anyway
+        return 0.0
+    return -BIG
+
+
+@njit(cache=True, _nrt=False)
+def ran_tegoth_choice(ip, s, params, me):
+    """Ran-Tegoth when a token can be placed and it does not end a game that a rival wins."""
+    if ip[I_SOLO] == 1:
+        return A_YES
+    n = min(frame_local(s, 0), s[S_RESERVE + me], free_squares(ip, s))
+    return A_YES if placing_worth(ip, s, params, me, n) > 0.0 else A_NO
+
+
+@njit(cache=True, _nrt=False)
+def yuggoth_place_choice(ip, s, params, me):
+    """Yuggoth's tokens ("can place"): placed unless they end a game that a rival wins."""
+    n = min(ip[I_YUG_PLACE], s[S_RESERVE + me], free_squares(ip, s))
+    return A_NO if placing_worth(ip, s, params, me, n) < 0.0 else A_YES
+
+
+@njit(cache=True, _nrt=False)
+def returned(ip, s, shielded):
+    """The two squares C'thonian would return with the seats in ``shielded`` passed over."""
+    x = 0
+    for p in range(ip[P_SEATS]):
+        if not (shielded >> p) & 1:
+            x |= s[S_OCC + p]
+    t = 0
+    for _ in range(2):
+        if x != 0:
+            t |= 1 << highest(x)
+            x &= ~(1 << highest(x))
+    return t
+
+
+@njit(cache=True, _nrt=False)
+def standing(ip, s, me, gone):
+    """Its standing with the tokens on ``gone`` taken away: (does it win were the game to end,
+    its tokens less the best rival's)."""
+    mine = np.int64(popcount(s[S_OCC + me] & ~gone))
+    best = -1
+    best_front = -1
+    for p in range(ip[P_SEATS]):
+        if p == me:
+            continue
+        x = s[S_OCC + p] & ~gone
+        n = np.int64(popcount(x))
+        front = highest(x) if x != 0 else -1
+        if n > best or (n == best and front > best_front):
+            best = n
+            best_front = front
+    x = s[S_OCC + me] & ~gone
+    my_front = highest(x) if x != 0 else -1
+    wins = mine > 0 and (mine > best or (mine == best and my_front > best_front))
+    return wins, mine - best
+
+
+@njit(cache=True, _nrt=False)
+def shield_choice(ip, s, params, me):
+    """R'lyeh against C'thonian when keeping its tokens is worth the card: compared by the
+    standing each way (the game itself when it ends this turn, else tokens against the best
+    rival's), never to hand a rival the game."""
+    shielded = frame_local(s, 1)
+    gone_no = returned(ip, s, shielded)
+    gone_yes = returned(ip, s, shielded | (1 << me))
+    if gone_no & s[S_OCC + me] == 0:
+        return A_NO  # none of its tokens would go
+    win_no, lead_no = standing(ip, s, me, gone_no)
+    win_yes, lead_yes = standing(ip, s, me, gone_yes)
+    c = s[S_CTHULHU]
+    end_no = ends_this_turn(ip, s)
+    end_yes = end_no
+    if ip[I_END_AT_END] == 1 and s[S_RED_FLAG] == 0 and c > 0:
+        # only an adjacency at the end of the turn counts: the front after the returns
+        line_no = all_tokens(ip, s) & ~gone_no
+        line_yes = all_tokens(ip, s) & ~gone_yes
+        end_no = line_no != 0 and highest(line_no) == c - 1
+        end_yes = line_yes != 0 and highest(line_yes) == c - 1
+    v_no = (BIG if win_no else -BIG) if end_no else params[CANDLE] * lead_no
+    v_yes = (BIG if win_yes else -BIG) if end_yes else params[CANDLE] * lead_yes
+    v_yes -= object_worth(ip, s, params, me, O_RLYEH)
+    return A_YES if v_yes > v_no else A_NO
+
+
+@njit(cache=True, _nrt=False)
+def replace_choice(ip, s, mask, params, me):
+    """Yuggoth, the replacement reading: the frontmost token of the rival with the most."""
+    best = -1
+    bn = -1
+    for q in range(mask.shape[0] - 1, -1, -1):
+        if q < 63 and mask[q]:
+            p = -1
+            for r in range(ip[P_SEATS]):
+                if (s[S_OCC + r] >> q) & 1:
+                    p = r
+            n = tokens_of(s, p) if p >= 0 else -1
+            if n > bn:
+                bn = n
+                best = q
+    return best if best >= 0 else A_SWAP_STOP
+
+
+@njit(cache=True, _nrt=False)
 def heuristic_decide(ip, fp, s, view, mask, params, rng):
     d = s[DECISION]
     me = s[SEAT]
@@ -602,9 +758,14 @@ def heuristic_decide(ip, fp, s, view, mask, params, rng):
         # a table far past any usual length grows impatient (nothing else changes a table
         # where every player waits): any action is worth more every turn
         dig += IMPATIENCE * max(s[TURN] - PATIENT_TURNS, 0)
+        noise = params[NOISE]
+        if noise > 0.0 and mask[A_STOP]:
+            bv += noise * rng_uniform(rng)
         for a in range(A_STOP):
             if mask[a]:
                 v = action_worth(ip, s, view, params, me, a) + dig
+                if noise > 0.0:
+                    v += noise * rng_uniform(rng)
                 if v > bv:
                     bv = v
                     best = a
@@ -634,9 +795,13 @@ def heuristic_decide(ip, fp, s, view, mask, params, rng):
     if d == D_RLYEH_LAST:
         return A_YES if rlyeh_worth_it(ip, s, params) else A_NO
     if d == D_RAN_TEGOTH:
-        return A_YES
+        return ran_tegoth_choice(ip, s, params, me)
     if d == D_SHIELD:
-        return A_YES
+        return shield_choice(ip, s, params, me)
+    if d == D_YUG_PLACE:
+        return yuggoth_place_choice(ip, s, params, me)
+    if d == D_YUG_REPLACE:
+        return replace_choice(ip, s, mask, params, me)
     if d == D_STAKE:
         return stake_choice(ip, s, view, mask, params)
     return first_legal(mask)
@@ -646,8 +811,8 @@ def heuristic_decide(ip, fp, s, view, mask, params, rng):
 def heuristic(ip, fp, s, view, mask, params, rng):
     """Values every action in tokens (a card kept, a card drawn, an Object, a further action)
     and plays the best; pays with its cheapest cards, bids while the prize is worth the cards,
-    plays R'lyeh on Yuggoth, always answers with Ran-Tegoth, swaps to the front near the end,
-    never ends the game while behind."""
+    plays R'lyeh on Yuggoth, answers with Ran-Tegoth and shields when it pays, swaps to the
+    front near the end, never ends the game while behind."""
     return heuristic_decide(ip, fp, s, view, mask, params, rng)
 
 

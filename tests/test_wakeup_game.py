@@ -2,6 +2,7 @@
 checker over every reading, the CLI.  (One test per rule clause is in test_wakeup_rules.py.)"""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -177,8 +178,10 @@ READINGS = [("readings.object_limit", "player"), ("readings.rlyeh_window", "last
             ("readings.end_check", "end_of_turn"), ("readings.line_end", "start"),
             ("readings.close_gaps", "toward_start"), ("readings.stellaris", "higher_limit"),
             ("readings.ulthar_extra_action", True), ("readings.tie_count", "ingredients"),
-            ("readings.may_pass", False), ("readings.solo_curse_moves_cthulhu", True),
-            ("readings.deadlock", "none")]
+            ("readings.may_pass", True), ("readings.solo_curse_moves_cthulhu", True),
+            ("readings.deadlock", "none"), ("readings.object_order", "turn_order"),
+            ("readings.yuggoth_placement", "forced"), ("readings.yuggoth_exchange", "replace"),
+            ("readings.solo_ran_tegoth", True)]
 
 
 @pytest.mark.parametrize("key,value", READINGS, ids=[k.split(".")[1] for k, _ in READINGS])
@@ -214,7 +217,45 @@ def test_trace_shows_the_board_hands_bids_and_cthulhu():
     assert "Cthulhu lays" in solo and "Path C: the player on square" in solo
 
 
+def test_trace_names_a_solitaire_ran_tegoth_move_as_such():
+    """With the switch ``solo_ran_tegoth`` the player copies Cthulhu's move: the trace says
+    Ran-Tegoth moved the figure so many squares (not a Curse, not tokens)."""
+    cfg = GAME.configure({"players": 1, "readings.solo_ran_tegoth": True}, "heuristic")
+    for index in range(40):
+        text = GAME.trace(cfg, 1, index)
+        if "plays Ran-Tegoth" in text:
+            break
+    lines = text.splitlines()
+    k = next(i for i, line in enumerate(lines) if "plays Ran-Tegoth:" in line)
+    assert re.search(r"the player plays Ran-Tegoth: the figure moves (\d+) squares, as Cthulhu "
+                     r"did\.", lines[k])
+    assert lines[k + 1].endswith("(Ran-Tegoth).") and "tokens" not in lines[k]
+
+
 def test_check_command_finds_nothing():
     out = run_cli(["check", "wakeup", "--games", "2000", "--strategy", "random",
                    "--players", "4"])
     assert "violations: 0" in out and "result: ok" in out
+
+
+def test_every_assumed_number_plays_at_both_ends_of_its_plausible_range():
+    """Each ``assumed`` (or ``public``) number's plausible range (rules.toml ``plausible``, or
+    one step each way) is a game the rules accept and play under the checker at either end;
+    an Ingredient count moves with another kind's so that the deck keeps its 64 cards."""
+    rules = GAME.default_rules()
+    counts = [f"ingredients.{k}.count" for k in S.ING_KEYS]
+    tried = 0
+    for key, entry in rules.entries.items():
+        if entry.source == "rulebook" or not entry.numeric or key in ("players", "max_turns"):
+            continue
+        lo, hi = entry.plausible_range()
+        assert lo <= entry.value <= hi
+        for end in {lo, hi} - {entry.value}:
+            over = {key: end, "players": 1 if key.startswith("solo.") else 4}
+            if key in counts:  # the rest of the deck from (or to) another kind
+                other = counts[-1] if key != counts[-1] else counts[0]
+                over[other] = rules[other] - (end - entry.value)
+            result = GAME.check(GAME.configure(over, "heuristic"), games=20, seed=3)
+            assert result["violations"] == 0 and result["stuck"] == 0, (key, end)
+            tried += 1
+    assert tried >= 20

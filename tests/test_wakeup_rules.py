@@ -14,7 +14,10 @@ from wakeup_support import EYE, GAME, B, I, M, Table, W, action, advance
 
 from simcore import engine as E
 from simcore.kernels import new_rng
+from simcore.wakeup import grimoire as GR
+from simcore.wakeup import line as L
 from simcore.wakeup import rules
+from simcore.wakeup import setup as SU
 from simcore.wakeup import state as S
 
 SQUARES = 54  # rules.toml board.squares
@@ -66,7 +69,7 @@ def test_WUC_S_2_grimoire_and_ingredients_are_shuffled_separately():
     for seed in (1, 2):
         s = np.zeros_like(t.s)
         h = np.zeros_like(t.h)
-        rules.setup(t.ip, s, h, new_rng(seed, 0))
+        SU.setup(t.ip, s, h, new_rng(seed, 0))
         n = int(s[S.S_DECK_N])
         deck = h[S.H_DECK:S.H_DECK + n].copy()
         pile = np.concatenate([h[S.H_STACK + i * S.MAX_STACK:S.H_STACK + i * S.MAX_STACK + 6]
@@ -86,7 +89,7 @@ def test_WUC_S_3_each_player_has_fifteen_tokens_and_seven_ingredients():
     t = Table(3)
     s = np.zeros_like(t.s)
     h = np.zeros_like(t.h)
-    rules.setup(t.ip, s, h, new_rng(4, 0))
+    SU.setup(t.ip, s, h, new_rng(4, 0))
     for p in range(3):
         assert s[S.S_RESERVE + p] == 15 and s[S.S_HAND_N + p] == 7 and s[S.S_OCC + p] == 0
         assert h[S.H_HAND + p * S.N_ING:S.H_HAND + (p + 1) * S.N_ING].sum() == 7
@@ -120,7 +123,7 @@ def test_WUC_S_5_a_curse_revealed_at_setup_is_resolved_and_the_next_card_reveale
 
 
 def test_WUC_S_6_turns_pass_clockwise():
-    t = table(3)
+    t = table(3, readings__may_pass=True)  # (each turn ends at once)
     t.start_turn(1)
     seats = []
     for _ in range(4):
@@ -141,15 +144,42 @@ def test_WUC_T_1_replenish_to_seven_objects_do_not_count():
     done(t)
 
 
-def test_WUC_T_2_the_action_is_conjure_or_advance_what_the_hand_can_pay():
+@pytest.mark.parametrize("may_pass", [False, True])
+def test_WUC_T_2_the_action_is_conjure_or_advance_what_the_hand_can_pay(may_pass):
     t = table(4, tops=[S.C_LIBER, S.C_PICATRIX, S.C_NECRONOMICON, S.C_ULTHAR, -1, -1],
-              piles={4: [S.C_VERMIS], 5: [S.C_VERMIS]}, hands={0: [4, 3, 0, 0, 0]})
+              piles={4: [S.C_VERMIS], 5: [S.C_VERMIS]}, hands={0: [4, 3, 0, 0, 0]},
+              readings__may_pass=may_pass)
     t.start_turn(0)
     assert t.decision == S.D_ACTION
     # Liber Ebon (1 Insect; advance 2X), Necronomicon (2X; advance 4X), never Picatrix
-    # (Bone + Eye; 5X) or Ulthar (Mandrake + Bone); stopping is always open
-    assert t.legal() == [action(0), action(2), advance(0), advance(2), S.A_STOP]
+    # (Bone + Eye; 5X) or Ulthar (Mandrake + Bone); "Play an action" is a step of the turn:
+    # stopping without one only by the switch
+    acts = [action(0), action(2), advance(0), advance(2)]
+    assert t.legal() == acts + ([S.A_STOP] if may_pass else [])
+    t.play(action(0))  # Liber Ebon: the further action may be declined (WUC-T-7)
+    assert t.decision == S.D_ACTION and S.A_STOP in t.legal()
     done(t)
+
+
+@pytest.mark.parametrize("may_pass", [False, True])
+def test_WUC_T_2_no_line_of_play_stalls_the_game(may_pass):
+    """A table of players who never act when they may stop, always fold, never play an
+    Object and place no Yuggoth token still ends by the rules (Curses keep coming: a round
+    without an action replaces the face-up cards), far below the turn cap."""
+    cfg = GAME.configure({"players": 2, "max_turns": 5000, "readings.may_pass": may_pass},
+                         "random")
+    passive = (S.A_STOP, S.A_FOLD, S.A_SWAP_STOP)
+    for index in range(4):
+        st = GAME.new_state(cfg, 11, index)
+        while st.playing:
+            legal = GAME.legal_actions(cfg, st).tolist()
+            d = st.decision
+            if d in (S.D_RLYEH_OPEN, S.D_RLYEH_LAST, S.D_RAN_TEGOTH, S.D_SHIELD, S.D_YUG_PLACE):
+                a = S.A_NO
+            else:
+                a = next((x for x in passive if x in legal and d != S.D_PAY), legal[0])
+            GAME.apply(cfg, st, a)
+        assert st.s[E.OUTCOME] in (S.O_ADJACENT, S.O_RED) and st.s[E.TURN] < 1000
 
 
 @pytest.mark.parametrize("reading", ["refresh", "none"])
@@ -218,11 +248,11 @@ def test_WUC_T_5_a_second_depleted_pile_reshuffles_the_discard_into_new_piles():
             for _ in range(int(t.ip[S.I_COPIES + c]) - tops.count(c))]
     t.set_grimoire(tops, {2: rest})  # every Spell and Object face up or in pile 2
     assert sum(t[f"grimoire_discard[{c}]"] for c in range(S.CURSE0)) == 0
-    assert rules.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0
+    assert GR.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0
     done(t)
     t["slot.face_down[2]"] -= 1  # pile 2's top card to the discard: now it is reshuffled
     t[f"grimoire_discard[{rest[0]}]"] += 1
-    assert rules.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0b11
+    assert GR.refill_piles(t.ip, t.s, t.h, t.st.rng, t.ev, t.evn) == 0b11
     done(t)
 
 
@@ -314,21 +344,37 @@ def test_WUC_CJ_5_one_copy_of_each_object_a_turn_the_nearest_player_first():
     assert t.decision == S.D_ACTION and t["objects[0]"] == 1
     assert not any(a % 4 & S.MODE_DAEMONUM for a in t.legal() if a < S.A_ADVANCE)
     done(t)
-    # two players want Ran-Tegoth: the one nearest the active player (clockwise) is asked
-    for limit, second in (("table", False), ("player", True)):
-        t = table(4, hands={0: [4, 3, 0, 0, 0]}, readings__object_limit=limit)
+    # two players want Ran-Tegoth: the one nearest the active player is asked; with four
+    # players the right-hand neighbour (seat 3) is one seat away, the seat opposite two
+    cases = (("table", "distance", 3, False), ("player", "distance", 3, True),
+             ("table", "turn_order", 2, False), ("player", "turn_order", 2, True))
+    for limit, order, first, second in cases:
+        t = table(4, hands={0: [4, 3, 0, 0, 0]}, readings__object_limit=limit,
+                  readings__object_order=order)
         t.give_object(3, S.C_RAN_TEGOTH)
         t.give_object(2, S.C_RAN_TEGOTH)
         t.start_turn(0)
         t.play(advance(1))  # Liber Ebon, 2X: one token
         t.play(M) if t.decision == S.D_PAY else None
-        assert t.decision == S.D_RAN_TEGOTH and t.seat == 2  # seat 2 before seat 3
+        assert t.decision == S.D_RAN_TEGOTH and t.seat == first
         t.play(S.A_YES)
         t.play(advance(4))  # Pnakotic, 5 any: two tokens; Ran-Tegoth again?
         while t.decision == S.D_PAY:
             t.play(t.legal()[0])
-        asked = t.decision == S.D_RAN_TEGOTH and t.seat == 3
+        asked = t.decision == S.D_RAN_TEGOTH and t.seat == 5 - first
         assert asked == second  # a second copy the same turn only by the per-player reading
+        done(t)
+    # R'lyeh before the bids: asked nearest first too (the right neighbour before the seat
+    # opposite), and with three players both neighbours in turn order
+    for players, order, holders, first in ((4, "distance", (2, 3), 3), (4, "turn_order", (2, 3), 2),
+                                           (3, "distance", (1, 2), 1)):
+        t = table(players, piles={1: [S.C_YUGGOTH, S.C_VERMIS]}, hands={0: [4, 3, 0, 0, 0]},
+                  readings__object_order=order)
+        for seat in holders:
+            t.give_object(seat, S.C_RLYEH)
+        t.start_turn(0)
+        t.play(action(1))
+        assert t.decision == S.D_RLYEH_OPEN and t.seat == first
         done(t)
 
 
@@ -387,8 +433,38 @@ def test_WUC_ADV_5_a_gap_is_closed_keeping_the_order(reading, line):
     t = table(4, readings__close_gaps=reading)
     t.set_tokens(0, [0, 1])
     t.set_tokens(1, [4, 5])  # squares 2 and 3 empty
-    rules.close_gaps(t.ip, t.s)
+    L.close_gaps(t.ip, t.s)
     assert t.owner_line() == line
+    done(t)
+
+
+def test_WUC_ADV_5_after_the_line_moved_up_new_tokens_go_in_front_of_the_rest():
+    """``..113``: the line moved up from the Starting square (R'lyeh kept seat 3's front token
+    from a C'thonian, the gap closed toward Cthulhu); seat 1's next two tokens go in front of
+    the rest ("he places this token in front of the rest"), not behind them (``11113``)."""
+    t = table(4, hands={1: [4, 3, 0, 0, 0]})
+    t.set_tokens(1, [2, 3])
+    t.set_tokens(3, [4])
+    assert t.owner_line() == "..113"
+    t.start_turn(1)
+    t.play(advance(0))  # Clavicula Salomonis, 3X: two tokens
+    settle(t)
+    assert t.owner_line() == "..11311"
+    done(t)
+    # the whole story: the shield, the closed gap, then the next advance
+    t = table(4, piles={1: [S.C_CTHONIAN, S.C_VERMIS]}, hands={0: [4, 3, 0, 0, 0],
+                                                               1: [4, 3, 0, 0, 0]})
+    t.give_object(3, S.C_RLYEH)
+    t.set_tokens(1, [0, 1])
+    t.set_tokens(0, [2, 3])
+    t.set_tokens(3, [4])
+    t.start_turn(0)
+    t.play(action(1))  # Liber Ebon: C'thonian; seat 3 keeps square 4, seat 0's 2 and 3 go
+    t.play(S.A_YES)
+    assert t.owner_line() == "..113" and t["active"] == 1
+    t.play(advance(0))
+    settle(t)
+    assert t.owner_line() == "..11311"
     done(t)
 
 
@@ -482,14 +558,48 @@ def test_WUC_CU_8_cthonian_returns_the_two_tokens_nearest_cthulhus_end():
     done(t)
 
 
-def test_WUC_CU_9_yuggoth_places_two_tokens_then_swaps_two():
+@pytest.mark.parametrize("placement", ["optional", "forced"])
+def test_WUC_CU_9_yuggoth_places_two_tokens_then_swaps_two(placement):
     t = curse_table(S.C_YUGGOTH, players=2, hands={1: [0, 1, 2, 2, 2]},
-                    tokens={0: [24, 25, 26]})  # (and seat 0's advance put one on 27)
+                    tokens={0: [24, 25, 26]},  # (and seat 0's advance put one on 27)
+                    readings__yuggoth_placement=placement)
     t.play(M, W, S.A_FOLD, S.A_FOLD)  # seat 1 wins with 5
+    if placement == "optional":  # "can place two ... tokens"
+        assert t.decision == S.D_YUG_PLACE and t.seat == 1
+        t.play(S.A_YES)
     assert t.tokens(1) == [28, 29]  # two tokens from its reserve
     assert t.decision == S.D_SWAP_OWN and S.A_SWAP_STOP in t.legal()  # "can swap"
     t.play(28, 25, 29, 24)
     assert t.owner_line() == "110000" and t["stat.swaps"] == 2
+    done(t)
+
+
+def test_WUC_CU_9_yuggoth_winner_may_place_no_token():
+    t = curse_table(S.C_YUGGOTH, players=2, hands={1: [0, 1, 2, 2, 2]},
+                    tokens={0: [24, 25, 26], 1: [27]})  # (seat 0's advance: 28)
+    t.play(M, W, S.A_FOLD, S.A_FOLD)
+    assert t.decision == S.D_YUG_PLACE
+    t.play(S.A_NO)
+    assert t.tokens(1) == [27] and t["reserve[1]"] == 14  # nothing placed
+    assert t.decision == S.D_SWAP_OWN  # the swaps are still offered
+    t.play(S.A_SWAP_STOP)
+    assert t.owner_line() == "00010" and t["active"] == 1
+    done(t)
+
+
+def test_WUC_CU_9_yuggoth_replacement_reading_changes_the_counts():
+    """The example's "replaces two of Anthony's for two from his own reserve" (switch
+    ``yuggoth_exchange = "replace"``): the other tokens go back to their reserve and the
+    winner's take their squares."""
+    t = curse_table(S.C_YUGGOTH, players=2, hands={1: [0, 1, 2, 2, 2]},
+                    tokens={0: [24, 25, 26]}, readings__yuggoth_exchange="replace",
+                    readings__yuggoth_placement="forced")
+    t.play(M, W, S.A_FOLD, S.A_FOLD)
+    assert t.tokens(1) == [28, 29] and t.decision == S.D_YUG_REPLACE
+    assert S.A_SWAP_STOP in t.legal() and 28 not in t.legal()  # "can"; only others' tokens
+    t.play(27, 24)
+    assert t.owner_line() == "100111" and t["reserve[0]"] == 13 and t["reserve[1]"] == 11
+    assert t["stat.swaps"] == 2 and t["active"] == 1
     done(t)
 
 
@@ -612,7 +722,7 @@ def test_WUC_OB_4_rlyeh_wins_an_auction_at_once_or_shields_from_cthonian():
             t.play(S.A_FOLD if S.A_FOLD in t.legal() else t.legal()[0])
         assert (t.decision == S.D_RLYEH_LAST) == last
         if last:
-            t.play(S.A_YES)
+            t.play(S.A_YES, S.A_YES)  # R'lyeh, then Yuggoth's two tokens placed
             assert t["stat.rlyeh_auctions"] == 1 and t.tokens(2) == [13, 14]
         done(t)
     # before any bid: nobody sacrifices anything
@@ -621,7 +731,7 @@ def test_WUC_OB_4_rlyeh_wins_an_auction_at_once_or_shields_from_cthonian():
     t.start_turn(0)
     t.play(action(1))
     assert t.decision == S.D_RLYEH_OPEN and t.seat == 2
-    t.play(S.A_YES)
+    t.play(S.A_YES, S.A_YES)
     assert t["stat.cards_bid"] == 0 and t.tokens(2) == [12, 13]  # won at once: 2 tokens
     done(t)
     # during the bids: what was bid is discarded
@@ -685,15 +795,28 @@ def test_WUC_E_2_most_tokens_wins():
     t.set_tokens(0, [12, 13])
     t.set_tokens(1, [14, 15, 16])
     t.set_tokens(2, [17])
-    assert rules.winner_now(t.ip, t.s) == (1, 0)
+    assert L.winner_now(t.ip, t.s) == (1, 0)
 
 
 def test_WUC_E_3_a_tie_goes_to_the_token_closest_to_cthulhu():
-    t = table(3)
-    t.set_tokens(0, [12, 13, 17])
-    t.set_tokens(1, [14, 15, 16])
-    t.set_tokens(2, [18])
-    assert rules.winner_now(t.ip, t.s) == (0, 1)
+    # the tied seats' rearmost and frontmost tokens are of different players, so the token
+    # nearest the Starting square would name the other one
+    for rear, front in ((0, 1), (1, 0)):
+        t = table(3)
+        t.set_tokens(rear, [12, 13, 14])
+        t.set_tokens(front, [15, 16, 17])
+        t.set_tokens(2, [18])  # nearest Cthulhu, but not among the tied
+        assert L.winner_now(t.ip, t.s) == (front, 1)
+    # the same at the end of a game (Daniel, who placed the last token, wins the tie)
+    t = table(2, hands={0: [4, 3, 0, 0, 0]})
+    t.set_tokens(1, range(24, 30))
+    t.set_tokens(0, range(30, 35))
+    t["cthulhu"] = 36
+    t.start_turn(0)
+    t.play(advance(1))  # Liber Ebon, 2X: one token on 35, next to Cthulhu
+    settle(t)
+    t.play(S.A_STOP)
+    assert t.s[E.OUTCOME] == S.O_ADJACENT and t.s[E.WINNER] == 0 and t["stat.tie_break"] == 1
 
 
 # ---- Solitaire (SO) ---------------------------------------------------------------------------
@@ -716,7 +839,7 @@ def test_WUC_SO_1_setup_figures_hand_and_four_b_positions():
 
 
 def test_WUC_SO_2_cthulhu_plays_first_then_turns_alternate():
-    t = solo()
+    t = solo(readings__may_pass=True)  # (the player's turn ends at once)
     t.set_deck([M, I, B, EYE])
     t.start_turn(-1)  # Cthulhu's turn, then the player's
     assert t["round"] == 1 and t.decision == S.D_ACTION and t.seat == 0
@@ -735,7 +858,7 @@ def test_WUC_SO_3_a_positions_one_per_kind_the_wild_closest_to_path_c():
 
 
 def test_WUC_SO_4_three_cards_move_cthulhu_three_four_move_four():
-    t = solo()
+    t = solo(readings__may_pass=True)  # (the player's turn ends at once)
     t.set_deck([B, B, W, M, B, EYE, EYE, EYE])
     t.start_turn(-1)  # B B W(pos 0) M: position 0 holds 2 Bones + a wild: 3 cards
     assert t["cthulhu"] == 3 and t["solo_a[0].kind"] == -1  # emptied
@@ -845,11 +968,30 @@ def test_WUC_SO_11_cthonian_duel_is_compulsory_winner_on_loser_back():
     done(t)
 
 
+@pytest.mark.parametrize("copy", [False, True])
+def test_WUC_OB_2_ran_tegoth_in_solitaire_only_by_the_switch(copy):
+    """Ran-Tegoth works "during another player's turn, if this player places ... tokens": the
+    solitaire text gives it no use; the switch ``solo_ran_tegoth`` lets the player copy
+    Cthulhu's move (an invention, off by default)."""
+    t = solo(readings__solo_ran_tegoth=copy)
+    t.give_object(0, S.C_RAN_TEGOTH)
+    t.set_deck([M, M, M, EYE])
+    t.start_turn(-1)  # Cthulhu moves 3
+    assert t["cthulhu"] == 3
+    if not copy:
+        assert t.decision == S.D_ACTION and t["objects[1]"] == 1  # never asked
+        return
+    assert t.decision == S.D_RAN_TEGOTH and t.seat == 0
+    t.play(S.A_YES)
+    assert t["solo_pos"] == 3 and t.logged(S.EV_SOLO_MOVE)[-1][:4] == (0, 0, 3, 4)
+    done(t)
+
+
 def test_WUC_SO_12_the_first_figure_on_the_portal_ends_the_game():
     t = solo(hand=(3, 3, 1, 0, 0))
     t.set_deck([EYE, EYE, B, B])
     t.start_turn(-1)
-    t["solo_pos"] = 38  # the Portal is square 39
+    t["solo_pos"] = int(t.ip[S.I_SOLO_PATH_C]) - 2  # a square short of the Portal
     t.play(advance(0))
     while t.decision == S.D_PAY and t.s[E.OUTCOME] == E.PLAYING:
         t.play(t.legal()[0])

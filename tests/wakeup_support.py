@@ -18,6 +18,7 @@ from simcore.engine import StepState
 from simcore.kernels import new_rng
 from simcore.registry import get_game
 from simcore.wakeup import rules
+from simcore.wakeup import setup as SU
 from simcore.wakeup import state as S
 
 GAME = get_game("wakeup")
@@ -37,7 +38,7 @@ class Table:
         s = np.zeros(self.ip[E.P_STATE_SIZE], dtype=np.int64)
         h = np.zeros(self.ip[E.P_HIDDEN_SIZE], dtype=np.int64)
         self.st = StepState(s, h, new_rng(seed, 0))
-        rules.setup(self.ip, s, h, self.st.rng)
+        SU.setup(self.ip, s, h, self.st.rng)
         self.ev = np.zeros((20_000, E.EV_WIDTH), dtype=np.int64)
         self.evn = np.zeros(1, dtype=np.int64)
         self.events: list[tuple[int, ...]] = []

@@ -229,6 +229,10 @@ def compile_params(rules: RulesData) -> WakeupParams:
     ip[S.I_SOLO_CURSE_MOVE] = int(rules["readings.solo_curse_moves_cthulhu"])
     ip[S.I_PASS_FIRST] = int(rules["readings.may_pass"])
     ip[S.I_DEADLOCK_REFRESH] = _choice(rules, "readings.deadlock", "refresh")
+    ip[S.I_SOLO_RAN_TEGOTH] = int(rules["readings.solo_ran_tegoth"])
+    ip[S.I_YUG_OPTIONAL] = _choice(rules, "readings.yuggoth_placement", "optional")
+    ip[S.I_YUG_REPLACE] = _choice(rules, "readings.yuggoth_exchange", "replace")
+    ip[S.I_ORDER_TURN] = _choice(rules, "readings.object_order", "turn_order")
     ip[S.I_SOLO_PATH_C] = rules["solo.path_c"]
     ip[S.I_SOLO_PATH_D] = rules["solo.path_d"]
     ip[S.I_SOLO_DRAW] = rules["solo.cthulhu_draw"]

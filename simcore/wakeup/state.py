@@ -66,11 +66,15 @@ D_RAN_TEGOTH = 10  # A_NO / A_YES: place as many tokens as the active player jus
 D_SHIELD = 11  # A_NO / A_YES: R'lyeh keeps your tokens out of a C'thonian
 D_OUT_SWAP = 12  # out of tokens: the square of your token that swaps to the other's
 D_STAKE = 13  # solitaire Curse: an Ingredient kind added to the stake, A_STAKE_DONE, A_RLYEH
-N_DECISIONS = 14
+D_YUG_PLACE = 14  # A_NO / A_YES: the Yuggoth winner places its two tokens ("can place", switch)
+D_YUG_REPLACE = 15  # Yuggoth, the replacement reading: the square of another player's token
+#                     replaced by one from the winner's reserve, or A_SWAP_STOP
+N_DECISIONS = 16
 DECISION_NAMES = ("none", "action", "pay", "search the deck", "discard a face-up card",
                   "swap: your token", "swap: their token", "bid", "R'lyeh before the bids",
                   "R'lyeh after the bids", "Ran-Tegoth", "R'lyeh against C'thonian",
-                  "out of tokens: your token", "solitaire stake")
+                  "out of tokens: your token", "solitaire stake", "Yuggoth: place the tokens",
+                  "Yuggoth: replace a token")
 
 MODE_PLAIN, MODE_ULTHAR, MODE_DAEMONUM, MODE_BOTH = range(4)  # conjure modes (bits: 1 U, 2 D)
 A_CONJURE = 0  # + 4 * slot + mode
@@ -80,7 +84,7 @@ A_STOP = A_CLEAR + 1  # end the turn (no action, or no further action)
 A_FOLD = N_ING  # D_BID
 A_RLYEH = N_ING + 1  # D_BID, D_STAKE
 A_STAKE_DONE = N_ING  # D_STAKE
-A_SWAP_STOP = MAX_SQUARES  # D_SWAP_OWN where the swaps are optional (Yuggoth)
+A_SWAP_STOP = MAX_SQUARES  # D_SWAP_OWN where the swaps are optional (Yuggoth), D_YUG_REPLACE
 A_NO, A_YES = 0, 1
 MASK_SIZE = MAX_SQUARES + 1  # 64: squares, and every other decision's codes, fit below it
 
@@ -179,7 +183,8 @@ EV_HAND = 33  # seat, then the counts of kinds 0 .. 4 (the hand as its owner see
 EV_BOARD = 34  # each seat's squares (bits, a .. d), Cthulhu, solitaire figure, deck cards
 EV_TOPS = 35  # the face-up card of slots 0 .. 5 (-1 none)
 EV_OBJECTS = 36  # seat, owned Daemonum, Ran-Tegoth, Ulthar, R'lyeh, Stellaris held
-EV_REFRESH = 37  # cards discarded from the face-up Grimoire (nobody could act for a round)
+EV_REFRESH = 37  # cards discarded from the face-up Grimoire (nobody acted for a round)
+EV_REPLACE = 38  # seat, square, other seat (Yuggoth, the replacement reading)
 
 # ---- parameters: ip ---------------------------------------------------------------------------
 PARAMS = param_layout("wakeup params")
@@ -229,6 +234,10 @@ I_TIE_INGREDIENTS = PARAMS.field("tie_counts_ingredients_only")
 I_SOLO_CURSE_MOVE = PARAMS.field("solo_curse_moves_cthulhu")
 I_PASS_FIRST = PARAMS.field("may_pass_first_action")
 I_DEADLOCK_REFRESH = PARAMS.field("deadlock_refresh")
+I_SOLO_RAN_TEGOTH = PARAMS.field("solo_ran_tegoth")  # Ran-Tegoth copies Cthulhu's move
+I_YUG_OPTIONAL = PARAMS.field("yuggoth_place_optional")  # "can place": the winner may decline
+I_YUG_REPLACE = PARAMS.field("yuggoth_replaces")  # others' tokens replaced from the reserve
+I_ORDER_TURN = PARAMS.field("object_order_turn")  # windows asked in turn order, not by distance
 # solitaire
 I_SOLO_PATH_C = PARAMS.field("solo.path_c")  # squares of the player's path; the last: the Portal
 I_SOLO_PATH_D = PARAMS.field("solo.path_d")  # squares of Cthulhu's path
@@ -280,7 +289,7 @@ S_A_KIND = STATE.array("solo_a.kind", A_POSITIONS)  # the Ingredient kind held t
 S_A_NAT = STATE.array("solo_a.natural", A_POSITIONS)  # cards of that kind there
 S_A_WILD = STATE.array("solo_a.wild", A_POSITIONS)  # Arcane Symbols there
 S_DUEL_CARD = STATE.field("duel_curse")  # solitaire: the Curse being duelled, -1 none
-S_FORCED = STATE.field("forced_passes")  # turns in a row in which nobody could do anything
+S_FORCED = STATE.field("forced_passes")  # turns in a row in which nobody played an action
 S_REFRESHES = STATE.field("stat.deadlock_refreshes")
 S_CONJURED = STATE.array("stat.conjured", N_CARDS)
 S_ADVANCED = STATE.array("stat.advanced", N_SPELLS)

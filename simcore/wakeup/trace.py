@@ -30,7 +30,7 @@ HOW_RLYEH = ("before the first bid", "instead of a bid", "once all had folded",
 WHY_DRAW = ("replenishes", "draws (Spell)", "searches")
 WHY_PLACE = ("advance", "Yuggoth", "Ran-Tegoth")
 WHY_SWAP = ("Spell", "Yuggoth", "out of tokens")
-WHY_SOLO = ("advance", "swap Spell", "Curse", "Curse duel")
+WHY_SOLO = ("advance", "swap Spell", "Curse", "Curse duel", "Ran-Tegoth")
 
 
 def seat_name(p: int, solo: bool = False) -> str:
@@ -68,6 +68,7 @@ def setup_events(config, seed: int, index: int) -> np.ndarray:
     """The setup's events: ``init`` again (setup, then play up to the first question) from
     the playout's own stream, with an event buffer."""
     from simcore.wakeup import rules
+    from simcore.wakeup import setup as SU
 
     ip = config.params.ip
     s = np.zeros(ip[E.P_STATE_SIZE], dtype=np.int64)
@@ -75,7 +76,7 @@ def setup_events(config, seed: int, index: int) -> np.ndarray:
     rng = new_rng(seed, index)
     ev = np.zeros((20_000, E.EV_WIDTH), dtype=np.int64)
     evn = np.zeros(1, dtype=np.int64)
-    rules.setup(ip, s, h, rng)
+    SU.setup(ip, s, h, rng)
     rules.run(ip, s, h, rng, ev, evn)
     return ev[:int(evn[0])].copy()
 
@@ -144,6 +145,10 @@ def _event_line(ip, solo, ing, cards, who, e, last_actor) -> str | None:
             return f"    {who(a)} keeps {what} (does not play it now)."
         if b == S.D_SWAP_OWN and c == S.A_SWAP_STOP:
             return f"    {who(a)} swaps no more."
+        if b == S.D_YUG_REPLACE and c == S.A_SWAP_STOP:
+            return f"    {who(a)} replaces no more."
+        if b == S.D_YUG_PLACE and c == S.A_NO:
+            return f"    {who(a)} places no token (Yuggoth)."
         return None
     if code == E.EV_SEARCH:
         return f"    search: value {c / 1e6:.3f} for answer {a} ({b} visits)"
@@ -211,7 +216,12 @@ def _event_line(ip, solo, ing, cards, who, e, last_actor) -> str | None:
     if code == S.EV_RLYEH:
         return f"    {who(a)} plays R'lyeh {HOW_RLYEH[b]}."
     if code == S.EV_RAN_TEGOTH:
+        if d:  # solitaire (switch solo_ran_tegoth): the figure follows Cthulhu's move
+            return f"    {who(a)} plays Ran-Tegoth: the figure moves {b} squares, as Cthulhu did."
         return f"    {who(a)} plays Ran-Tegoth: {b} of {c} tokens."
+    if code == S.EV_REPLACE:
+        return (f"    Yuggoth: {who(c)}'s token on square {b} goes back to the reserve, "
+                f"{who(a)}'s takes its place.")
     if code == S.EV_RETURN:
         return f"    C'thonian returns {who(a)}'s token on square {b} to the reserve."
     if code == S.EV_G_SHUFFLE:
@@ -243,7 +253,7 @@ def _event_line(ip, solo, ing, cards, who, e, last_actor) -> str | None:
     if code == S.EV_PASS:
         return f"  {who(a)} {'stops' if b else 'can do nothing and passes'}."
     if code == S.EV_REFRESH:
-        return (f"  Nobody could do anything for a whole round: the {a} face-up cards are "
+        return (f"  Nobody played an action for a whole round: the {a} face-up cards are "
                 "discarded and their piles reveal new ones.")
     if code == S.EV_CLEAR:
         return f"  {who(a)} discards the four face-up Objects."
