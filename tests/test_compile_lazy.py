@@ -15,7 +15,8 @@ from simcore.registry import get_game
 
 # the project's modules that hold jitted code; importing them must compile nothing
 _MODULES = ["simcore.engine", "simcore.kernels", "strategies.search", "simcore.tec.rules",
-            "strategies.tec", "simcore.sticky.rules", "strategies.sticky"]
+            "strategies.tec", "simcore.sticky.rules", "strategies.sticky", "simcore.wakeup.rules",
+            "strategies.wakeup"]
 
 _PROBE = """
 import importlib, json, sys, contextlib
@@ -25,7 +26,7 @@ with contextlib.ExitStack() as st:
     for m in sys.argv[1:]:
         importlib.import_module(m)
     import strategies.registry as reg
-    for g in ("tec", "sticky"):
+    for g in ("tec", "sticky", "wakeup"):
         reg.names(g)
 names = []
 for ts, ev in rec.buffer:
@@ -43,8 +44,11 @@ def test_importing_the_games_compiles_nothing(tmp_path):
     out = subprocess.run([sys.executable, "-c", _PROBE, *_MODULES], capture_output=True,
                          text=True, env=env, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
-    compiled = json.loads(out.stdout.strip().splitlines()[-1])
-    assert compiled == [], f"compiled at import: {compiled}"
+    compiled = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    # the event log alone is fixed to its signatures (kernels.LOG_SIG): tiny, and left open
+    # it would compile a version for every call site's mix of constants
+    allowed = {"simcore.kernels.log_event", "simcore.tec.state.log", "simcore.wakeup.base.log"}
+    assert compiled <= allowed, f"compiled at import: {sorted(compiled - allowed)}"
 
 
 def _base_env() -> dict[str, str]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from numba import njit
 
 from simcore.engine import Layout, param_layout, state_layout
-from simcore.kernels import log_event
+from simcore.kernels import LOG_SIG, log_event
 
 # ---- fixed sizes (array shapes, not game numbers: those are in rules.toml) -----------------
 N_TOWNS = 5  # positions around the wheel (the rulebook's five Town cards)
@@ -404,7 +404,7 @@ R_SIZE = len(RECORD_FIELDS)
 #   colour taken in exchange (-1: none), pieces moved
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(LOG_SIG, cache=True, _nrt=False, forceinline=True)  # one version (kernels.LOG_SIG)
 def log(ev, evn, code, a, b, c, d, e, f, g):
     """Log a trace event (``kernels.log_event``).  A batch run passes an event array of no
     rows: the test here, inlined into every rule, saves those runs the call."""

@@ -9,11 +9,11 @@ from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
 
 from simcore.engine import DEPTH, FRAME_WIDTH, FRAMES, P_SEATS
-from simcore.kernels import log_event, popcount, rng_int
+from simcore.kernels import LOG_SIG, log_event, popcount, rng_int
 from simcore.wakeup import state as S
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@njit(LOG_SIG, cache=True, _nrt=False, forceinline=True)  # one version (kernels.LOG_SIG)
 def log(ev, evn, code, a, b, c, d, e, f, g):
     """``kernels.log_event``, skipped at once (inline) in batch runs, whose event buffer has no
     rows: the rules log at almost every step."""
