@@ -24,7 +24,7 @@ of the project they inline, that folder changes with it.
 
 ``<root>`` is ``$CTHULHU_SIM_CACHE`` or ``$XDG_CACHE_HOME/cthulhu-sim`` or
 ``~/.cache/cthulhu-sim``; where ``NUMBA_CACHE_DIR`` is set (a user's choice, or the draw-counting
-build of ``experiments.rng_floor``), everything goes inside that folder instead.
+build of ``experiments.speed.rng_floor``), everything goes inside that folder instead.
 """
 
 from __future__ import annotations

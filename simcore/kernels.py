@@ -21,13 +21,13 @@ from simcore import log_data
 
 RNG_WORDS = 4
 
-# ---- draw counting (``experiments.rng_floor``) -----------------------------------------------
+# ---- draw counting (``experiments.speed.rng_floor``) -----------------------------------------
 # With CTHULHU_SIM_COUNT_DRAWS=1 in the environment, every raw output of the generator (both
 # ``rng_next`` and the value-state ``rng_next_v``, which every draw goes through) adds one to a
 # process-wide counter: an instrumented build, for counting the numbers a playout draws.  Its
 # machine code differs from the normal build's, so it keeps its own numba cache folder (the
-# folder's name must end in COUNT_CACHE_SUFFIX, checked below); experiments.rng_floor runs it
-# in a child process.  In the normal build ``_count_draw`` is an empty inline function that
+# folder's name must end in COUNT_CACHE_SUFFIX, checked below); experiments.speed.rng_floor runs
+# it in a child process.  In the normal build ``_count_draw`` is an empty inline function that
 # numba removes, so the generator's code is what it was.
 COUNT_DRAWS = os.environ.get("CTHULHU_SIM_COUNT_DRAWS", "") == "1"
 COUNT_CACHE_SUFFIX = "-count-draws"
@@ -41,7 +41,7 @@ if COUNT_DRAWS:
         raise RuntimeError(
             "the draw-counting build (CTHULHU_SIM_COUNT_DRAWS=1) needs its own numba cache "
             f"folder, named ...{COUNT_CACHE_SUFFIX} (NUMBA_CACHE_DIR); run it through "
-            "experiments.rng_floor")
+            "experiments.speed.rng_floor")
     # the counter lives in this array; compiled code finds it by symbol name, so code loaded
     # from the (counting) cache in another process finds that process's array
     _DRAW_COUNTS = np.zeros(8, dtype=np.int64)

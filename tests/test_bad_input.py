@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import SHORTCUTS
-from experiments.limits import MAX_GAMES, MAX_SEED
+from experiments.running.limits import MAX_GAMES, MAX_SEED
 from simcore.registry import game_names, get_game
 from strategies import registry
 from tests.cli_support import invoke

@@ -12,8 +12,8 @@ import time
 import pandas as pd
 import pytest
 
-from experiments.sensitivity import run_sensitivity
-from experiments.tune import run_tune
+from experiments.analysis.sensitivity import run_sensitivity
+from experiments.analysis.tune import run_tune
 from simcore.registry import game_names
 
 STICKY = {"seats": ["expert", "average", "average", "average"]}

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.knobs import KnobError, select
-from experiments.sensitivity import run_sensitivity
+from experiments.analysis.knobs import KnobError, select
+from experiments.analysis.sensitivity import run_sensitivity
 from tests.balance_support import Coin, toy_games  # noqa: F401  (a fixture)
 from tests.cli_support import invoke
 
@@ -76,7 +76,7 @@ def test_assumed_keys_are_flagged_in_the_json():
 
 
 def test_globs_lists_and_item_names():
-    from experiments.plays import Setting
+    from experiments.running.plays import Setting
 
     rules = Setting.of("coin").rules
     assert [k.name for k in select(rules, ["ladder"])] == ["ladder[0]", "ladder[1]"]

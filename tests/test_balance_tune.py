@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from experiments.knobs import KnobError
-from experiments.metrics import MetricError
-from experiments.plays import Setting
-from experiments.runner import run
-from experiments.tune import CONFIRM_START, run_tune
+from experiments.analysis.knobs import KnobError
+from experiments.analysis.metrics import MetricError
+from experiments.analysis.tune import CONFIRM_START, run_tune
+from experiments.running.plays import Setting
+from experiments.running.runner import run
 from tests.balance_support import toy_games  # noqa: F401  (a fixture)
 from tests.cli_support import invoke
 

@@ -238,7 +238,7 @@ def test_bench_json():
                            "draws_per_playout", "generator_draws_per_s",
                            "floor_playouts_per_s", "floor_ratio"}
     assert sticky["threads"] >= 1
-    # the random-number floor (experiments.rng_floor): draws counted by a counting build
+    # the random-number floor (experiments.speed.rng_floor): draws counted by a counting build
     assert 50 < sticky["draws_per_playout"] < 5000
     assert sticky["floor_playouts_per_s"] == pytest.approx(
         sticky["generator_draws_per_s"] / sticky["draws_per_playout"])
@@ -265,7 +265,7 @@ def strict_json(text):
 def test_json_text_writes_nan_and_infinity_as_null():
     import numpy as np
 
-    from experiments.jsonout import json_text
+    from experiments.storage.jsonout import json_text
 
     text = json_text({"a": float("nan"), "b": [np.float64("inf"), -np.inf, np.float32(1.5)],
                       "c": (np.int64(3), np.bool_(True)), "d": np.array([np.nan, 2.0]),
@@ -371,7 +371,7 @@ def test_compare_prints_settings_as_set_takes_them():
                                    ["expert", "beginner"], [1, 2], "Play, then sing",
                                    ["a,b", "c"], "true", "3"])
 def test_set_text_reads_back(value):
-    from experiments.comparison import set_text
+    from experiments.running.comparison import set_text
     from simcore.rules_data import parse_text_value
 
     assert parse_text_value(set_text(value)) == value
@@ -445,7 +445,7 @@ def test_help_names_what_each_option_takes():
 
 
 def test_a_run_too_big_for_memory_is_refused_before_playing(monkeypatch):
-    import experiments.runner as runner
+    import experiments.running.runner as runner
 
     monkeypatch.setattr(runner, "available_memory", lambda: 1_000_000_000)  # 1 GB
     r = invoke("run", "sticky", "--games", 10_000_000, "-q")
@@ -460,7 +460,7 @@ def test_a_run_too_big_for_memory_is_refused_before_playing(monkeypatch):
 
 
 def test_memory_is_not_checked_where_it_cannot_be_read(monkeypatch):
-    import experiments.runner as runner
+    import experiments.running.runner as runner
 
     monkeypatch.setattr(runner, "available_memory", lambda: None)
     runner.check_memory(get_game("sticky"), 10**15)  # no error: nothing to compare with
@@ -469,7 +469,7 @@ def test_memory_is_not_checked_where_it_cannot_be_read(monkeypatch):
 def test_available_memory_reads_this_machine():
     import os
 
-    from experiments.runner import available_memory
+    from experiments.running.runner import available_memory
 
     avail = available_memory()
     if os.path.exists("/proc/meminfo"):  # Linux: always a figure
@@ -479,7 +479,7 @@ def test_available_memory_reads_this_machine():
 
 
 def test_available_memory_takes_a_lower_container_limit(monkeypatch):
-    import experiments.runner as runner
+    import experiments.running.runner as runner
 
     files = {"/sys/fs/cgroup/memory.max": 3_000_000_000,
              "/sys/fs/cgroup/memory.current": 1_000_000_000}

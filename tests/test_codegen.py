@@ -24,7 +24,7 @@ def test_both_are_installed_by_importing_simcore():
     ("simcore.tec.rules.step", True, False),
     ("simcore.engine.run_batch", True, False),
     ("strategies.tec.heuristic", True, False),
-    ("experiments.rng_floor.count", False, False),
+    ("experiments.speed.rng_floor.count", False, False),
     ("numba.np.arraymath.sort", False, False),
     ("mystrategies.tec.play_one", False, False),
     ("simcorex.rules.play_one", False, False),

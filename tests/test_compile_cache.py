@@ -45,7 +45,7 @@ def test_each_file_belongs_to_its_game_or_the_core():
     assert group_of(ROOT / "strategies/tec.py") == "tec"
     assert group_of(ROOT / "simcore/engine.py") == CORE
     assert group_of(ROOT / "strategies/search.py") == CORE
-    assert group_of(ROOT / "experiments/runner.py") is None
+    assert group_of(ROOT / "experiments/running/runner.py") is None
     assert group_of(ROOT / "tests/test_compile_cache.py") is None
 
 

@@ -33,7 +33,7 @@ def test_cluster_that_fails_to_start_leaves_no_sweep_behind(tmp_path, monkeypatc
     ``if __name__ == "__main__":`` guard) leaves the folder free for the next try."""
     import distributed
 
-    from experiments.distributed import ClusterStartError
+    from experiments.running.distributed import ClusterStartError
     from tests.cli_support import invoke
 
     def no_cluster(*args, **kwargs):
@@ -61,7 +61,7 @@ def test_cluster_that_fails_to_start_leaves_no_sweep_behind(tmp_path, monkeypatc
 def test_failed_start_keeps_a_sweep_that_was_there(tmp_path, monkeypatch):
     import distributed
 
-    from experiments.distributed import ClusterStartError
+    from experiments.running.distributed import ClusterStartError
 
     small = {**SPEC, "games": {"per_cell": 200}}
     out = tmp_path / "out"
@@ -89,7 +89,7 @@ def test_local_workers_leave_ctrl_c_to_the_sweep():
     ignore it (so they print no tracebacks of their own), this process still gets it."""
     import signal
 
-    from experiments.distributed import dask_client
+    from experiments.running.distributed import dask_client
 
     before = signal.getsignal(signal.SIGINT)
     with dask_client(None, 1) as (client, _threads):

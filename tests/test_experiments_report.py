@@ -239,7 +239,7 @@ def test_compare_cooperative(tec, tmp_path):
 
 
 def test_cross_field_error_in_one_cell(tec, tmp_path):
-    from experiments.spec import SpecError, load_spec
+    from experiments.running.spec import SpecError, load_spec
 
     with pytest.raises(SpecError, match="cell players=1, difficulty=madness: key 'pace'"):
         load_spec({"game": "tec", "settings": {"pace": 50},

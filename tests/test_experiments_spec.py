@@ -7,7 +7,7 @@ import pytest
 from typer.testing import CliRunner
 
 from experiments.cli import app
-from experiments.spec import SpecError, SweepSpec, load_spec
+from experiments.running.spec import SpecError, SweepSpec, load_spec
 
 GOOD = """
 title = "t"

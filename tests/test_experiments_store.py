@@ -5,7 +5,7 @@ import stat
 
 import pandas as pd
 
-from experiments.store import atomic_write, write_json, write_parquet, write_text
+from experiments.storage.store import atomic_write, write_json, write_parquet, write_text
 
 
 def test_written_files_get_the_mode_of_a_new_file(tmp_path):

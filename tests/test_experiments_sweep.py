@@ -14,8 +14,8 @@ import pandas as pd
 import pytest
 
 from experiments import load_sweep, run_sweep
-from experiments.spec import load_spec
-from experiments.store import SweepDirError
+from experiments.running.spec import load_spec
+from experiments.storage.store import SweepDirError
 
 FIXED = {"title": "fixed", "game": "sticky", "seed": 11, "strategy": "honest",
          "axes": {"players": [2, 3], "curses": [False, True]},
@@ -171,7 +171,7 @@ def test_precision_sweep_killed_and_resumed(tmp_path):
 def test_cli_interrupt_message_and_exit_code(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    import experiments.sweep
+    import experiments.running.sweep
     from experiments.cli import app
 
     spec = tmp_path / "spec.toml"
@@ -181,7 +181,7 @@ def test_cli_interrupt_message_and_exit_code(tmp_path, monkeypatch):
         on_cell(0)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(experiments.sweep, "run_sweep", interrupted)
+    monkeypatch.setattr(experiments.running.sweep, "run_sweep", interrupted)
     res = CliRunner().invoke(app, ["sweep", str(spec), "--out", str(tmp_path / "o")])
     assert res.exit_code == 130
     assert "interrupted after 1 more cell(s)" in res.output and "--resume" in res.output
@@ -286,7 +286,7 @@ def test_report_drops_what_the_sweep_no_longer_makes(tmp_path):
 def test_report_keeps_comparisons_whose_playouts_are_gone(tmp_path):
     """Without the playout files a rebuilt report cannot recompute the paired comparisons:
     it keeps the saved ones (and their chart) rather than dropping them."""
-    from experiments.report import build_report
+    from experiments.reporting.report import build_report
 
     out = tmp_path / "s"
     run_sweep(dict(FIXED, games={"per_cell": 500}), out)
@@ -299,7 +299,7 @@ def test_report_keeps_comparisons_whose_playouts_are_gone(tmp_path):
 
 
 def test_report_of_a_sweep_with_no_finished_cell_is_refused(tmp_path):
-    from experiments.report import build_report
+    from experiments.reporting.report import build_report
 
     out = tmp_path / "early"
     interrupt_after(dict(FIXED, games={"per_cell": 500}), out, 1)
@@ -354,7 +354,7 @@ def test_resume_says_how_much_was_finished(tmp_path, capsys):
 
 def test_a_sweep_whose_cells_would_not_fit_in_memory_is_refused_before_starting(tmp_path,
                                                                                monkeypatch):
-    import experiments.runner as runner
+    import experiments.running.runner as runner
     from tests.cli_support import invoke
 
     monkeypatch.setattr(runner, "available_memory", lambda: 1_000_000_000)  # 1 GB

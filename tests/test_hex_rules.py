@@ -442,7 +442,7 @@ def test_HEX_C_9_the_survivor_of_a_fight_over_an_artefact_carries_it(board):
 
 
 def test_HEX_B_1_the_imbalance_is_measured_with_a_paired_interval():
-    from experiments.runner import run
+    from experiments.running.runner import run
 
     summary = run("hex", None, "heuristic", games=600, seed=3).summary()
     diff = summary["seat_differences"][0]

@@ -94,7 +94,8 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
 def test_the_graph_is_read_from_every_module():
     graph = import_graph()
     assert {"simcore.game", "experiments.cli", "strategies.registry"} <= set(graph)
-    assert "experiments.runner" in graph["experiments.cli"]  # imports inside functions count
+    # imports inside functions count
+    assert "experiments.running.runner" in graph["experiments.cli.play"]
     assert "simcore.rules_data" in graph["simcore.game"]
 
 
@@ -121,3 +122,56 @@ def test_strategies_do_not_import_experiments():
               if name.startswith("strategies") for target in targets
               if target.startswith("experiments")}
     assert not upward, f"strategies import experiments: {sorted(upward)}"
+
+
+# The rooms of experiments and the rooms each may import (besides its own, simcore and
+# strategies): a room sees only those below it. stats and storage are the floor, what a person
+# reads stands on them, playing on that, what the playouts say on all three; bench's
+# measurements stand alone; the command line, at the top, is imported by nothing but the
+# console script.
+ROOMS_MAY_IMPORT: dict[str, set[str]] = {
+    "experiments.stats": set(),
+    "experiments.storage": set(),
+    "experiments.speed": set(),
+    "experiments.reporting": {"experiments.stats", "experiments.storage"},
+    "experiments.running": {"experiments.stats", "experiments.storage",
+                            "experiments.reporting"},
+    "experiments.analysis": {"experiments.stats", "experiments.storage",
+                             "experiments.reporting", "experiments.running"},
+    # the web pages over the same library: what cli offers, but handed the parser by serve
+    "experiments.workbench": {"experiments.stats", "experiments.storage",
+                              "experiments.reporting", "experiments.running",
+                              "experiments.analysis"},
+    "experiments.cli": {"experiments.stats", "experiments.storage", "experiments.reporting",
+                        "experiments.running", "experiments.analysis", "experiments.speed",
+                        "experiments.workbench"},
+}
+
+
+def room_of(module: str) -> str:
+    """``experiments.running.sweep`` -> ``experiments.running``; outside experiments, the
+    package (``simcore``); the experiments package itself and its ``__main__`` as they are."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if parts[0] == "experiments" and len(parts) > 1 else parts[0]
+
+
+def test_every_module_of_experiments_is_in_a_room():
+    rooms = set(ROOMS_MAY_IMPORT) | {"experiments", "experiments.__main__"}
+    homeless = sorted(m for m in import_graph() if m.startswith("experiments")
+                      and room_of(m) not in rooms)
+    assert not homeless, f"modules of experiments in no room: {homeless}"
+
+
+def test_each_room_imports_only_the_rooms_below_it():
+    wrong = sorted((name, target) for name, targets in import_graph().items()
+                   if room_of(name) in ROOMS_MAY_IMPORT for target in targets
+                   if target.startswith("experiments") and room_of(target) != room_of(name)
+                   and room_of(target) not in ROOMS_MAY_IMPORT[room_of(name)])
+    assert not wrong, f"a room imports one it may not: {wrong}"
+
+
+def test_nothing_but_the_console_script_imports_the_command_line():
+    users = sorted(name for name, targets in import_graph().items()
+                   if room_of(name) != "experiments.cli" and name != "experiments.__main__"
+                   and any(room_of(t) == "experiments.cli" for t in targets))
+    assert not users, f"modules importing experiments.cli: {users}"

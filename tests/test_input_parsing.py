@@ -3,7 +3,7 @@ the game shortcuts), in a sweep spec and from Python."""
 
 import pytest
 
-from experiments.spec import SpecError, load_spec
+from experiments.running.spec import SpecError, load_spec
 from simcore.registry import get_game
 from simcore.rules_data import RulesError
 from strategies import registry

@@ -1,12 +1,12 @@
-"""Claims of order on a sweep (experiments/order.py, `cthulhu-sim order`): the checking logic
-on a small made-up table, and the command on a real (small) sweep."""
+"""Claims of order on a sweep (experiments/analysis/order.py, `cthulhu-sim order`): the checking
+logic on a small made-up table, and the command on a real (small) sweep."""
 
 import json
 
 import pandas as pd
 import pytest
 
-from experiments import order as od
+from experiments.analysis import order as od
 from tests.cli_support import invoke
 
 AXES = {"goo": ["a", "b", "c"], "difficulty": ["normal", "hard"], "players": [1, 2]}
@@ -164,7 +164,7 @@ def test_the_bundled_calibration_spec_and_its_committed_report():
     from pathlib import Path
 
     import experiments
-    from experiments.spec import SweepSpec
+    from experiments.running.spec import SweepSpec
 
     root = Path(experiments.__file__).parent.parent
     spec = SweepSpec.load(root / "experiments" / "specs" / "tec-calibration.toml")

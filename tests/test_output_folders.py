@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 
 from experiments import load_sweep, run_sweep
-from experiments.outdir import OutDirError, claim, folder_kind
-from experiments.spec import SweepSpec
-from experiments.store import SweepDirError, parquet_meta
+from experiments.running.spec import SweepSpec
+from experiments.storage.outdir import OutDirError, claim, folder_kind
+from experiments.storage.store import SweepDirError, parquet_meta
 from tests.cli_support import invoke
 
 SMALL = {"title": "small", "game": "sticky", "seed": 3,

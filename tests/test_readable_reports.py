@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from experiments import run_sweep
-from experiments.report import findings
+from experiments.reporting.report import findings
 from tests.cli_support import invoke
 
 TEC_SPEC = {"title": "small tec", "game": "tec", "seed": 1, "strategy": "heuristic",
@@ -105,7 +105,7 @@ def test_the_baseline_chart_is_small_multiples(tmp_path, monkeypatch):
         grids.append((nrows, ncols))
         return real(nrows, ncols, **kwargs)
 
-    from experiments import charts
+    from experiments.reporting import charts
 
     monkeypatch.setattr(charts.plt, "subplots", spy)
     spec = dict(TEC_SPEC, axes={"goo": ["nyarlathotep", "yog-sothoth", "yig", "cthulhu"],

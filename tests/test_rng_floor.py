@@ -1,4 +1,4 @@
-"""experiments/rng_floor.py: draws counted by the counting build, for any game behind the
+"""experiments/speed/rng_floor.py: draws counted by the counting build, for any game behind the
 common interface, in a numba cache of its own; the generator's rate; the floor figures."""
 
 import os
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from experiments import rng_floor
+from experiments.speed import rng_floor
 from simcore.kernels import (
     COUNT_CACHE_SUFFIX,
     DRAW_COUNTER_SYMBOL,

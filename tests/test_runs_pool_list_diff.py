@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from experiments import load_sweep, run_sweep
-from experiments.runner import run as run_api
+from experiments.running.runner import run as run_api
 from tests.cli_support import invoke
 
 

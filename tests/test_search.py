@@ -158,7 +158,7 @@ def test_a_table_with_a_search_seat_searches_there_only():
 
 
 def test_the_ladder_pairs_its_rungs_and_writes_its_report(tmp_path):
-    from experiments.ladder import run_ladder
+    from experiments.analysis.ladder import run_ladder
 
     result = run_ladder("hex", None, games=30, seed=2, budgets=(8,),
                         search_params={"depth": 4})
@@ -175,7 +175,7 @@ def test_the_ladder_pairs_its_rungs_and_writes_its_report(tmp_path):
 
 
 def test_a_seat_known_by_its_number_reads_seat_n_in_the_ladder():
-    from experiments.ladder import LadderResult
+    from experiments.analysis.ladder import LadderResult
 
     numbered = LadderResult("wakeup", "Wake Up, Cthulhu!", False, 0, "heuristic", 10, 1, {}, [],
                             seat_name="0")
@@ -185,7 +185,7 @@ def test_a_seat_known_by_its_number_reads_seat_n_in_the_ladder():
 
 
 def test_a_cooperative_ladder_reports_the_skill_gap():
-    from experiments.ladder import LadderResult, Rung, RungResult
+    from experiments.analysis.ladder import LadderResult, Rung, RungResult
     from experiments.stats import wilson
 
     hits_low = np.zeros(100, dtype=bool)
@@ -202,7 +202,7 @@ def test_a_cooperative_ladder_reports_the_skill_gap():
 
 
 def test_the_tournament_rates_and_rotates_every_seating(tmp_path):
-    from experiments.tournament import run_tournament
+    from experiments.analysis.tournament import run_tournament
 
     out = tmp_path / "tour"
     result = run_tournament("hex", ["heuristic", "random"], games=40, seed=3, out=out)
@@ -220,8 +220,8 @@ def test_the_tournament_rates_and_rotates_every_seating(tmp_path):
 
 
 def test_tournament_and_ladder_refuse_what_they_cannot_do():
-    from experiments.ladder import run_ladder
-    from experiments.tournament import tournament_spec
+    from experiments.analysis.ladder import run_ladder
+    from experiments.analysis.tournament import tournament_spec
     from simcore.rules_data import RulesError
 
     with pytest.raises(RulesError, match="cooperative"):
@@ -246,7 +246,7 @@ def test_search_strategies_as_a_sweep_axis_with_their_own_settings(tmp_path):
     result = run_sweep(spec, tmp_path / "s", report=False)
     assert list(result.results["strategy"]) == ["flat_mc", "mcts"]
     assert (result.results["mean_searches"] > 0).all()
-    from experiments.spec import SpecError
+    from experiments.running.spec import SpecError
 
     with pytest.raises(SpecError, match="iterations"):
         run_sweep({**spec, "strategy": ["heuristic", "mcts"]}, tmp_path / "t", report=False)

@@ -8,7 +8,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from experiments.strategy_cost import _with_decide, split_line, strategy_cost
+from experiments.speed.strategy_cost import _with_decide, split_line, strategy_cost
 from simcore.engine import POLICY_SIG
 from simcore.registry import get_game
 from strategies.hex import random_policy as hex_random

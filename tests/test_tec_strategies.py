@@ -3,7 +3,7 @@ sensibly (decisions checked on hand-made states, and against the random baseline
 
 import numpy as np
 
-from experiments.comparison import compare
+from experiments.running.comparison import compare
 from simcore.engine import DECISION
 from simcore.kernels import new_rng
 from simcore.tec import state as S

@@ -1,0 +1,286 @@
+"""Strength ladders (``cthulhu-sim ladder GAME``): how far is each strategy from strong play?
+
+Every rung plays the same playouts (the same seed and playout indices: common random numbers):
+``random``, each of the game's own strategies, then search at rising budgets.  The headline
+figure is the team win rate for a cooperative game, or for a competitive one the win rate of
+the rung's strategy at one seat (``--seat``) against a fixed field on the others
+(``--field``, the game's default strategy).  Each rung gets a 95% Wilson interval and the
+paired (Newcombe) difference to the rung before it: the answer to "does more thinking still
+help?".  For cooperative games the skill gap (the best rung's team win rate minus random's,
+and minus the game's default strategy's) is a balance figure of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from experiments.reporting.text import settings_text
+from experiments.running.runner import RunResult, check_memory, run_config
+from experiments.stats import (
+    Difference,
+    Rate,
+    fmt_diff,
+    fmt_rate,
+    paired_rate_difference,
+    wilson,
+)
+from simcore.game import Config, Game
+from simcore.registry import get_game
+from simcore.rules_data import RulesError
+
+DEFAULT_BUDGETS = (100, 300, 1000)
+COMPOSITE = ("table", "pair", "by_seat")  # strategies that seat other strategies
+
+
+@dataclass(frozen=True)
+class Rung:
+    label: str
+    strategy: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+    budget: int | None = None  # search iterations, for a search rung
+
+
+@dataclass
+class RungResult:
+    rung: Rung
+    rate: Rate
+    turns: float
+    hits: np.ndarray = field(repr=False)
+    to_previous: Difference | None = None
+    seconds: float = 0.0
+
+
+def default_rungs(game: str, budgets: Sequence[int] = DEFAULT_BUDGETS,
+                  search: str = "mcts", search_params: Mapping[str, Any] | None = None
+                  ) -> list[Rung]:
+    """random, the game's own strategies, then ``search`` at each budget (searchable games)."""
+    from strategies import registry
+
+    specs = registry.specs(game)
+    plain = [n for n, s in specs.items()
+             if s.search is None and not s.table and n not in COMPOSITE]
+    order = (["random"] if "random" in plain else []) + [n for n in plain if n != "random"]
+    rungs = [Rung(n, n) for n in order]
+    if get_game(game).kind.searchable and budgets:
+        if search not in specs or specs[search].search is None:
+            searches = [n for n, s in specs.items() if s.search is not None]
+            raise RulesError(f"--search {search!r} is not a search strategy of {game}; "
+                             f"allowed: {', '.join(searches) or 'none'}")
+        for b in budgets:
+            rungs.append(Rung(f"{search} {b:,}", search,
+                              {**(search_params or {}), "iterations": int(b)}, int(b)))
+    return rungs
+
+
+def rung_config(game: Game, rung: Rung, overrides: Iterable[str] | Mapping[str, Any] | None,
+                rules_path: str | None, seat: int, field_strategy: str) -> Config:
+    """The configuration a rung plays: on its own for a cooperative game; at ``seat`` against
+    the field for a competitive one (a table of strategies, or the game's by_seat)."""
+    from simcore.rules_data import parse_overrides
+    from strategies import registry
+
+    base = parse_overrides(overrides)
+    if game.cooperative:
+        over = {**base, **{f"strategy.{k}": v for k, v in rung.params.items()}}
+        return game.configure(over, rung.strategy, rules_path)
+    names = registry.names(game.name)
+    mixer = "table" if "table" in names else "by_seat" if "by_seat" in names else None
+    if mixer is None:
+        raise RulesError(f"{game.name} cannot seat different strategies at one table")
+    seats = game.seats(game.configure(base, None, rules_path).rules)
+    if not 0 <= seat < seats:
+        raise RulesError(f"--seat {seat}: {game.name} has seats 0 to {seats - 1} here")
+    over = dict(base)
+    for k in range(seats):
+        over[f"strategy.seat_{k}"] = rung.strategy if k == seat else field_strategy
+    if mixer == "by_seat" and rung.params:
+        raise RulesError(f"{game.name}'s by_seat cannot set a rung's parameters")
+    for key, value in rung.params.items():
+        over[f"strategy.seat_{seat}.{key}"] = value
+    return game.configure(over, mixer, rules_path)
+
+
+@dataclass
+class LadderResult:
+    game: str
+    title: str
+    cooperative: bool
+    seat: int
+    field: str
+    games: int
+    seed: int
+    settings: dict[str, Any]
+    rungs: list[RungResult]
+    seat_name: str = ""
+
+    @property
+    def metric(self) -> str:
+        if self.cooperative:
+            return "team win rate"
+        # a seat known only by its number reads "seat 0", not "0"
+        named = self.seat_name and self.seat_name != str(self.seat)
+        who = self.seat_name if named else f"seat {self.seat}"
+        return f"{who} win rate against {self.field}"
+
+    def skill_gap(self) -> dict[str, Difference] | None:
+        """Cooperative games: the best rung minus random, and minus the default strategy."""
+        if not self.cooperative or not self.rungs:
+            return None
+        best = max(self.rungs, key=lambda r: r.rate.rate)
+        out = {}
+        for r in self.rungs:
+            if r.rung.label in ("random", get_game(self.game).default_strategy) and r is not best:
+                out[f"{best.rung.label} - {r.rung.label}"] = paired_rate_difference(best.hits,
+                                                                                    r.hits)
+        return out
+
+    def summary(self) -> dict[str, Any]:
+        rungs = []
+        for r in self.rungs:
+            row: dict[str, Any] = {"label": r.rung.label, "strategy": r.rung.strategy,
+                                   "params": dict(r.rung.params), "budget": r.rung.budget,
+                                   "rate": r.rate.rate, "ci95": [r.rate.lo, r.rate.hi],
+                                   "mean_turns": r.turns, "seconds": r.seconds}
+            if r.to_previous is not None:
+                row["diff_to_previous"] = {"diff": r.to_previous.mean,
+                                           "ci95": [r.to_previous.lo, r.to_previous.hi]}
+            rungs.append(row)
+        out: dict[str, Any] = {"game": self.game, "title": self.title, "metric": self.metric,
+                               "cooperative": self.cooperative, "games": self.games,
+                               "seed": self.seed, "settings": self.settings, "rungs": rungs}
+        if not self.cooperative:
+            out["seat"] = self.seat
+            out["field"] = self.field
+        gap = self.skill_gap()
+        if gap:
+            out["skill_gap"] = {k: {"diff": d.mean, "ci95": [d.lo, d.hi]} for k, d in gap.items()}
+        return out
+
+    def format(self) -> str:
+        lines = [f"{self.title} - strength ladder, {self.games:,} games a rung on the same "
+                 f"seed ({self.seed}); {self.metric}",
+                 "  settings: " + (settings_text(self.settings) or "defaults")]
+        width = max(len(r.rung.label) for r in self.rungs)
+        lines.append(f"  {'rung':<{width}}  {'rate [95% CI]':<22} change from the rung above "
+                     "(paired)")
+        for r in self.rungs:
+            diff = fmt_diff(r.to_previous, 1) if r.to_previous is not None else ""
+            lines.append(f"  {r.rung.label:<{width}}  {fmt_rate(r.rate, 1):<22} {diff}")
+        for k, d in (self.skill_gap() or {}).items():
+            lines.append(f"  skill gap {k}: {fmt_diff(d, 1)}")
+        return "\n".join(lines)
+
+    def write(self, out: str | Path, overwrite: bool = False) -> list[Path]:
+        """ladder.json, a chart and a small report, in a folder claimed as a ladder's."""
+        from experiments.reporting.report import Doc
+        from experiments.storage.jsonout import json_text
+        from experiments.storage.outdir import OutDirError, claim, clear, stamp
+        from experiments.storage.store import write_json, write_text
+
+        out = Path(out)
+        if claim(out, "ladder", overwrite) == "same":
+            if not overwrite:
+                raise OutDirError(f"--out {out}: already holds a ladder; give another folder, "
+                                  "or --overwrite to replace it")
+            clear(out, "ladder")
+        out.mkdir(parents=True, exist_ok=True)
+        paths = [write_text(out / "ladder.json", json_text(self.summary()) + "\n")]
+        chart = out / "chart-ladder.png"
+        title = f"{self.title}: strength ladder"
+        caption = (f"{self.title}. {self.metric}, {self.games:,} games a rung on the same seed "
+                   f"({self.seed}); settings: {settings_text(self.settings) or 'defaults'}. "
+                   "Search rungs against their budget (log scale); the other strategies as "
+                   "lines; shaded bands and bars are 95% Wilson intervals.")
+        ladder_chart(self, chart, title)
+        doc = Doc()
+        doc.h(1, title)
+        doc.p(caption)
+        doc.table(["rung", f"{self.metric} [95% CI]", "change from the rung above (paired)",
+                   "mean turns"],
+                  [[r.rung.label, fmt_rate(r.rate, 1),
+                    fmt_diff(r.to_previous, 1) if r.to_previous is not None else "",
+                    f"{r.turns:.1f}"] for r in self.rungs], right={1, 2, 3})
+        doc.img(chart.name, title, caption, "Win rate of each rung of the ladder")
+        paths.append(write_text(out / "report.md", doc.markdown()))
+        paths.append(write_text(out / "report.html", doc.html(title,
+                                                              {chart.name: chart.read_bytes()})))
+        write_json(out / "manifest.json", {**stamp("ladder"), "game": self.game, "title": title,
+                                           "games": self.games, "seed": self.seed,
+                                           "charts": [chart.name]})
+        return paths + [chart]
+
+
+def ladder_chart(result: LadderResult, path: Path, title: str) -> None:
+    from experiments.reporting.charts import plt  # the project's matplotlib, set up for files
+    from experiments.storage.store import atomic_write
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.0), constrained_layout=True)
+    search = [r for r in result.rungs if r.rung.budget is not None]
+    others = [r for r in result.rungs if r.rung.budget is None]
+    budgets = [r.rung.budget for r in search]
+    lo_x, hi_x = (min(budgets) / 2, max(budgets) * 2) if budgets else (1, 10)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, r in enumerate(others):
+        c = colours[(i + 1) % len(colours)]
+        ax.axhline(100 * r.rate.rate, color=c, lw=1.2, ls="--", label=r.rung.label)
+        ax.axhspan(100 * r.rate.lo, 100 * r.rate.hi, color=c, alpha=0.12)
+    if search:
+        y = np.array([100 * r.rate.rate for r in search])
+        lo = np.array([100 * r.rate.lo for r in search])
+        hi = np.array([100 * r.rate.hi for r in search])
+        ax.errorbar(budgets, y, yerr=[y - lo, hi - y], color=colours[0], marker="o", capsize=4,
+                    lw=1.8, label=search[0].rung.strategy)
+        ax.set_xscale("log")
+        ax.set_xlim(lo_x, hi_x)
+        ax.set_xlabel("search iterations per decision (log scale)")
+    else:
+        ax.set_xticks([])
+    ax.set_ylabel(f"{result.metric} (%)")
+    ax.set_ylim(0, 100)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="best")
+    ax.grid(alpha=0.3)
+    atomic_write(path, lambda fh: fig.savefig(fh, dpi=110, format="png"))
+    plt.close(fig)
+
+
+def run_ladder(game: str, overrides: Iterable[str] | Mapping[str, Any] | None = None,
+               games: int = 200, seed: int = 1, budgets: Sequence[int] = DEFAULT_BUDGETS,
+               search: str = "mcts", search_params: Mapping[str, Any] | None = None,
+               seat: int = 0, field_strategy: str | None = None,
+               rungs: Sequence[Rung] | None = None, rules_path: str | None = None,
+               threads: int | None = None, quiet: bool = True,
+               on_rung: Callable[[RungResult], None] | None = None) -> LadderResult:
+    """Play every rung on playouts 0 .. games-1 of ``seed``; the Python twin of
+    ``cthulhu-sim ladder``."""
+    g = get_game(game)
+    field_strategy = field_strategy or g.default_strategy
+    rungs = list(rungs) if rungs is not None else default_rungs(game, budgets, search,
+                                                                search_params)
+    if not rungs:
+        raise RulesError(f"{game}: no strategies to put on a ladder")
+    configs = [rung_config(g, r, overrides, rules_path, seat, field_strategy) for r in rungs]
+    check_memory(g, games, what="a ladder rung")
+    results: list[RungResult] = []
+    for rung, config in zip(rungs, configs, strict=True):
+        res: RunResult = run_config(config, games, seed, threads=threads, quiet=quiet)
+        f = res.frame
+        hits = (f["outcome"].to_numpy() == 0) if g.cooperative else (
+            f["winner"].to_numpy() == seat)
+        rr = RungResult(rung, wilson(int(hits.sum()), games), float(f["turns"].mean()), hits,
+                        seconds=res.seconds)
+        if results:
+            rr.to_previous = paired_rate_difference(hits, results[-1].hits)
+        results.append(rr)
+        if on_rung is not None:
+            on_rung(rr)
+    base = configs[0]
+    settings = {k: v for k, v in base.changed().items() if not k.startswith("strategy.")}
+    names = g.seat_names(base.rules) if not g.cooperative else []
+    return LadderResult(g.name, g.title, g.cooperative, seat, field_strategy, games, seed,
+                        settings, results, names[seat] if names else "")

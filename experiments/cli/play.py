@@ -1,0 +1,252 @@
+"""Playing one setting: `run`, `trace`, `compare` (strategies on the same seeds), `check`
+(under the rules checker) and `pool` (runs of different seeds made one)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from experiments.cli.common import (
+    GameArg,
+    GamesHelp,
+    JsonOpt,
+    OverwriteOpt,
+    QuietOpt,
+    RulesOpt,
+    SeedOpt,
+    SetOpt,
+    StrategyOpt,
+    ThreadsOpt,
+    cannot_write,
+    check_games,
+    check_index,
+    claim_out,
+    fail,
+    message,
+    shortcut_overrides,
+    unmake_out,
+)
+from experiments.storage.jsonout import json_text
+from experiments.storage.outdir import OutDirError
+from simcore.registry import game_names, get_game
+from simcore.rules_data import RulesError
+
+
+def run(
+    game: GameArg,
+    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
+        help=GamesHelp)] = 100_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    strategy: StrategyOpt = None,
+    rules: RulesOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR", help=(
+        "Also keep the run here: summary.json, every playout (playouts.parquet), "
+        "results.csv, report.md (for `pool`)."))] = None,
+    overwrite: OverwriteOpt = False,
+    json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
+    shortcuts: dict | None = None,
+) -> None:
+    """Play one configuration and report win rates with 95% intervals."""
+    from experiments.running.runfolder import save_run
+    from experiments.running.runner import (
+        TooManyGamesError,
+        format_summary,
+        run_config,
+        set_threads,
+    )
+
+    try:
+        get_game(game)
+        overrides = shortcut_overrides(game, set_, shortcuts)
+        config = get_game(game).configure(overrides, strategy, rules)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    made, _ = claim_out(out, "run", overwrite)
+    set_threads(threads, say=True)
+    try:
+        result = run_config(config, games, seed, quiet=quiet,
+                            announce=not (quiet or json_out))
+    except (RulesError, KeyError, TooManyGamesError) as exc:
+        unmake_out(out, made)
+        fail(message(exc))
+    if out:
+        try:
+            save_run(result, out, overwrite=True)  # (claimed above)
+        except OutDirError as exc:
+            fail(str(exc))
+        except OSError as exc:
+            cannot_write(exc, out)
+    summary = result.summary()
+    if json_out:
+        typer.echo(json_text(summary))
+    else:
+        typer.echo(format_summary(summary))
+
+
+def trace(
+    game: GameArg,
+    seed: SeedOpt = 1,
+    index: Annotated[int, typer.Option(metavar="N", callback=check_index,
+        help="Playout index within the run (0 to 2**63 - 1).")] = 0,
+    set_: SetOpt = None,
+    strategy: StrategyOpt = None,
+    rules: RulesOpt = None,
+    check_: Annotated[bool, typer.Option(
+        "--check", metavar="",
+            help="Run the rules checker at every step (games with one).")] = False,
+    shortcuts: dict | None = None,
+) -> None:
+    """Replay one game (playout INDEX of run SEED) turn by turn, in plain words."""
+    from experiments.running.runner import announce_compile
+
+    try:
+        g = get_game(game)
+        if check_ and not g.kind.has_checker:
+            fail(f"{g.name} has no rules checker, so --check does not apply")
+        overrides = shortcut_overrides(game, set_, shortcuts)
+        config = g.configure(overrides, strategy, rules)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    announce_compile(g.name)
+    typer.echo(g.trace(config, seed, index, check=check_))
+
+
+def compare(
+    game: GameArg,
+    strategies: Annotated[str, typer.Option(metavar="NAMES",
+        help="Comma-separated strategies, e.g. random,heuristic.")],
+    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
+        help="Games per strategy (at most 1,000,000,000).")] = 100_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    rules: RulesOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[str | None, typer.Option(
+        "--out", "-o", metavar="DIR",
+            help="Also write compare.json, a bar chart and a report here.")] = None,
+    overwrite: OverwriteOpt = False,
+    json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
+    shortcuts: dict | None = None,
+) -> None:
+    """Play each strategy on the same seeds: win rates and paired differences."""
+    from experiments.running.comparison import compare as run_compare
+    from experiments.running.runner import TooManyGamesError, set_threads
+
+    names = [s.strip() for s in strategies.split(",")]
+    if any(not s for s in names):
+        fail(f"--strategies {strategies!r}: an empty name in the list; give names separated "
+             "by commas, e.g. random,heuristic")
+    try:
+        get_game(game)
+        overrides = shortcut_overrides(game, set_, shortcuts)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    try:  # every strategy and setting is checked before --out is touched
+        from experiments.running.comparison import check_strategies
+
+        check_strategies(game, names, overrides, rules)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    made, _ = claim_out(out, "compare", overwrite)
+    set_threads(threads, say=True)
+    try:
+        result = run_compare(game, names, overrides, games=games, seed=seed,
+                             rules_path=rules, quiet=quiet, announce=not (quiet or json_out))
+    except (RulesError, KeyError, TooManyGamesError) as exc:
+        unmake_out(out, made)
+        fail(message(exc))
+    if out:
+        try:
+            result.write(out, overwrite=True)  # (claimed above)
+        except OutDirError as exc:
+            fail(str(exc))
+        except OSError as exc:
+            cannot_write(exc, out)
+    if json_out:
+        typer.echo(json_text(result.summary()))
+    else:
+        typer.echo(result.format())
+
+
+def check(
+    game: GameArg,
+    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
+        help="Games to play under the checker (at most 1,000,000,000).")] = 10_000,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    strategy: StrategyOpt = None,
+    rules: RulesOpt = None,
+    threads: ThreadsOpt = None,
+    json_out: JsonOpt = False,
+    quiet: QuietOpt = False,
+    shortcuts: dict | None = None,
+) -> None:
+    """Play games under the game's rules checker; exit 1 on any violation or stuck game."""
+    from experiments.running.runner import announce_compile, progress_bar, set_threads
+
+    try:
+        g = get_game(game)
+        if not g.kind.has_checker:
+            fail(f"{g.name} has no rules checker (games that have one: " + (", ".join(
+                     n for n in game_names() if get_game(n).kind.has_checker) or "none yet")
+                 + ")")
+        overrides = shortcut_overrides(game, set_, shortcuts)
+        config = g.configure(overrides, strategy, rules)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    set_threads(threads, say=True)
+    if not (quiet or json_out):
+        announce_compile(g.name)
+    bar = progress_bar(games, quiet or json_out, f"{g.name} check")
+    try:
+        result = g.check(config, games=games, seed=seed,
+                         progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    result = dict(result)
+    bad = sum(int(result.get(k, 0) or 0) for k in ("violations", "stuck", "illegal_answers"))
+    if json_out:
+        typer.echo(json_text(result))
+    else:
+        typer.echo(f"{g.title} rules check - strategy {config.strategy.name}, "
+                   f"{int(result.get('games', games)):,} games, seed {seed}")
+        for k, v in result.items():
+            if k in ("games", "seed", "first_violation"):
+                continue
+            typer.echo(f"  {k.replace('_', ' ')}: {v}")
+        if result.get("first_violation"):
+            typer.echo(f"  first violation: {result['first_violation']}")
+        typer.echo("  result: " + ("FAILED" if bad else "ok"))
+    if bad:
+        raise typer.Exit(1)
+
+
+def pool(
+    runs: Annotated[list[str], typer.Argument(metavar="RUN...",
+        help="Folders written by `run --out` (or by an earlier pool).")],
+    out: Annotated[str, typer.Option("--out", "-o", metavar="DIR",
+        help="Folder for the pooled run.")],
+    overwrite: OverwriteOpt = False,
+    json_out: JsonOpt = False,
+) -> None:
+    """Pool runs of the same settings played with different seeds into one run (refusing
+    runs that share playouts or differ in settings)."""
+    from experiments.running.runfolder import pool_runs
+    from experiments.running.runner import TooManyGamesError, format_summary
+
+    if any(Path(r).resolve() == Path(out).resolve() for r in runs):
+        fail(f"--out {out}: is one of the runs being pooled; give a new folder")
+    try:
+        summary = pool_runs(runs, out, overwrite=overwrite)
+    except (OutDirError, RulesError, KeyError, TooManyGamesError) as exc:
+        fail(message(exc))
+    except OSError as exc:
+        cannot_write(exc, out)
+    typer.echo(json_text(summary) if json_out else format_summary(summary))

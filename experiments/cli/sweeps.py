@@ -1,0 +1,145 @@
+"""Sweeps and saved results: `sweep` (every combination of a spec's axes), `report` (a
+sweep's report rebuilt), `list` (the results under a folder) and `diff` (two sweeps cell by
+cell)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from experiments.cli.common import (
+    JsonOpt,
+    QuietOpt,
+    ThreadsOpt,
+    cannot_write,
+    check_dask_local,
+    check_positive,
+    fail,
+)
+from experiments.running.limits import MAX_DASK_LOCAL
+from experiments.storage.jsonout import json_text
+from experiments.storage.outdir import OutDirError
+
+
+def sweep(
+    spec: Annotated[str, typer.Argument(
+        metavar="SPEC", help="Sweep spec (TOML); see experiments/specs/.")],
+    out: Annotated[str | None, typer.Option(
+        "--out", "-o", metavar="DIR", help="Output folder (default: reports/<spec name>).")] = None,
+    resume: Annotated[bool, typer.Option(metavar="",
+        help="Finish the sweep begun in --out, skipping finished cells.")] = False,
+    overwrite: Annotated[bool, typer.Option(metavar="",
+        help="Discard a previous sweep in --out (only files a sweep writes).")] = False,
+    records: Annotated[bool, typer.Option(
+        "--records", metavar="", help="Also keep every playout's full record (Parquet).")] = False,
+    scheduler: Annotated[str | None, typer.Option(metavar="ADDRESS",
+        help="Run on the Dask cluster at this scheduler address (tcp://HOST:8786).")] = None,
+    dask_local: Annotated[int | None, typer.Option(
+        "--dask-local", metavar="N", callback=check_dask_local,
+            help=f"Run on a local Dask cluster of N worker processes (1 to {MAX_DASK_LOCAL}).")
+    ] = None,
+    chunk: Annotated[int, typer.Option(metavar="N", callback=check_positive,
+        help="Playouts per task (results do not depend on it).")] = 8192,
+    threads: ThreadsOpt = None,
+    quiet: QuietOpt = False,
+    no_report: Annotated[bool, typer.Option("--no-report", metavar="",
+        help="Skip the report.")] = False,
+) -> None:
+    """Run a sweep: every combination of the spec's axes, resumable, with a report."""
+    from experiments.reporting.report import format_sweep
+    from experiments.running.distributed import ClusterStartError
+    from experiments.running.runner import TooManyGamesError, set_threads
+    from experiments.running.spec import SpecError, SweepSpec
+    from experiments.running.sweep import run_sweep
+
+    if scheduler and dask_local:
+        fail("give --scheduler or --dask-local, not both")
+    if resume and overwrite:
+        fail("give --resume or --overwrite, not both")
+    try:
+        parsed = SweepSpec.load(spec)
+    except SpecError as exc:
+        fail(str(exc))
+    target = out or str(Path("reports") / Path(spec).stem)
+    if threads:
+        set_threads(threads, say=True)
+    done = [0]
+    try:
+        result = run_sweep(parsed, target, resume=resume, overwrite=overwrite,
+                           scheduler=scheduler, dask_local=dask_local, chunk=chunk,
+                           threads=threads, records=True if records else None,
+                           progress=not quiet, report=not no_report,
+                           on_cell=lambda i: done.__setitem__(0, done[0] + 1))
+    except (OutDirError, SpecError, ClusterStartError, TooManyGamesError) as exc:
+        fail(str(exc))
+    except OSError as exc:
+        cannot_write(exc, target)
+    except KeyboardInterrupt:
+        typer.echo(f"\ninterrupted after {done[0]} more cell(s); every finished cell is saved. "
+                   f"Run the same command with --resume to finish.", err=True)
+        raise typer.Exit(130) from None
+    typer.echo(format_sweep(result))
+
+
+def report(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="A sweep's output folder.")],
+    csv: Annotated[bool, typer.Option("--csv", metavar="",
+        help="Print the results (one row per cell) as CSV on stdout instead.")] = False,
+) -> None:
+    """Rebuild a sweep's report (Markdown, HTML, charts, results.csv) from its saved
+    results."""
+    from experiments.reporting.report import build_report, format_sweep
+    from experiments.running.sweep import load_sweep
+
+    try:
+        result = load_sweep(folder)
+    except (FileNotFoundError, OutDirError) as exc:
+        fail(str(exc))
+    if csv:
+        frame = result.results.copy()
+        if "turns_hist" in frame:
+            frame["turns_hist"] = [";".join(str(int(x)) for x in h) for h in frame["turns_hist"]]
+        typer.echo(frame.to_csv(index=False), nl=False)
+        return
+    try:
+        build_report(result)
+    except OutDirError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        cannot_write(exc, folder)
+    except ValueError as exc:  # nothing to report yet
+        fail(str(exc))
+    typer.echo(format_sweep(result))
+
+
+def list_(
+    folder: Annotated[str, typer.Argument(metavar="DIR", help="Where to look.")] = ".",
+    json_out: Annotated[bool, typer.Option("--json", metavar="", help="Print JSON.")] = False,
+) -> None:
+    """The results under a folder: every sweep, comparison, run and pool, with its game,
+    cells, games and date."""
+    from experiments.analysis.catalog import format_listing, list_folders
+
+    try:
+        rows = list_folders(folder)
+    except OutDirError as exc:
+        fail(str(exc))
+    typer.echo(json_text(rows) if json_out else format_listing(rows))
+
+
+def diff(
+    a: Annotated[str, typer.Argument(metavar="A", help="A sweep's folder.")],
+    b: Annotated[str, typer.Argument(metavar="B", help="Another sweep of the same game.")],
+    json_out: JsonOpt = False,
+) -> None:
+    """Two sweeps of the same game cell by cell (B minus A), paired where they share seeds:
+    e.g. a rules variant against the default."""
+    from experiments.analysis.catalog import diff_sweeps, format_diff
+
+    try:
+        d = diff_sweeps(a, b)
+    except (FileNotFoundError, OutDirError) as exc:
+        fail(str(exc))
+    typer.echo(json_text(d) if json_out else format_diff(d))

@@ -1,0 +1,306 @@
+"""Run one configuration of one game and summarise it (the ``cthulhu-sim run`` command)."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from experiments.stats import (
+    length_summary,
+    mean_interval,
+    resolve_figures,
+    seat_differences,
+    seat_win_rates,
+    wilson,
+)
+from simcore.game import DEFAULT_BATCH, Config, Game
+from simcore.registry import get_game
+
+# Bytes a played game holds in memory beyond its record while a run is summarised (a float
+# copy of one column at a time, percentile work arrays): measured peak about record + 40.
+SUMMARY_BYTES_PER_GAME = 64
+MEMORY_SHARE = 0.8  # of the memory available when the run starts
+
+
+class TooManyGamesError(ValueError):
+    """A run whose records would not fit in this machine's memory."""
+
+
+def _read_int(path: str) -> int | None:
+    try:
+        with open(path) as fh:
+            text = fh.read().strip()
+        return int(text) if text.isdigit() else None  # (cgroup v2 writes "max": no limit)
+    except (OSError, ValueError):
+        return None
+
+
+def _meminfo_available() -> int | None:
+    try:
+        with open("/proc/meminfo") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def available_memory() -> int | None:
+    """Bytes of memory a new allocation can have: the machine's MemAvailable, or less where a
+    container (cgroup) limit leaves less.  None where neither can be read (not Linux)."""
+    found = []
+    machine = _meminfo_available()
+    if machine is not None:
+        found.append(machine)
+    for limit_path, usage_path in (
+            ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),  # cgroup v2
+            ("/sys/fs/cgroup/memory/memory.limit_in_bytes",  # cgroup v1
+             "/sys/fs/cgroup/memory/memory.usage_in_bytes")):
+        limit = _read_int(limit_path)
+        usage = _read_int(usage_path)
+        if limit is not None and usage is not None and limit < 1 << 60:  # v1: huge = none
+            found.append(max(limit - usage, 0))
+    return min(found) if found else None
+
+
+def check_memory(game: Game, games: int, runs: int = 1, what: str = "a run",
+                 advice: str = "several runs with different seeds can be pooled") -> None:
+    """Refuse, before playing, a request whose records would not fit in memory: every game's
+    record is kept for the summary (and for pairing, in a comparison), so a run asked for far
+    more games than fit would otherwise play for minutes and then be killed."""
+    avail = available_memory()
+    if avail is None:
+        return
+    per_game = runs * game.record_dtype.itemsize + SUMMARY_BYTES_PER_GAME
+    need = games * per_game
+    room = int(MEMORY_SHARE * avail)
+    if need > room:
+        fit = max(room // per_game, 0)
+        raise TooManyGamesError(
+            f"games: {games:,} games in {what} keep about {need / 1e9:.1f} GB of records in "
+            f"memory ({per_game} bytes a game), more than the {room / 1e9:.1f} GB this machine "
+            f"can spare now; ask for at most about {fit:,} ({advice})")
+
+
+@dataclass
+class RunResult:
+    config: Config
+    games: int
+    seed: int
+    frame: pd.DataFrame = field(repr=False)
+    seconds: float
+
+    @property
+    def game(self) -> Game:
+        return self.config.game
+
+    @property
+    def playouts_per_s(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else float("nan")
+
+    def summary(self) -> dict[str, Any]:
+        return summarize(self.config, self.frame, self.seed, self.playouts_per_s)
+
+
+def set_threads(threads: int | None, say: bool = False) -> None:
+    """Use ``threads`` worker threads, at most as many as numba has here (its thread pool is
+    one per core unless NUMBA_NUM_THREADS says otherwise); ``say``: tell on stderr when the
+    request is clamped."""
+    if threads:
+        import numba
+
+        most = numba.config.NUMBA_NUM_THREADS
+        if say and int(threads) > most:
+            print(f"note: --threads {threads} is more than the {most} this machine runs at "
+                  f"once; using {most}", file=sys.stderr, flush=True)
+        numba.set_num_threads(max(1, min(int(threads), most)))
+
+
+def progress_bar(total: int, quiet: bool, desc: str):
+    """A tqdm bar on stderr (None when quiet or for runs too short to need one)."""
+    if quiet or total <= DEFAULT_BATCH:
+        return None
+    from tqdm import tqdm
+
+    return tqdm(total=total, desc=desc, unit="game", unit_scale=True, file=sys.stderr,
+                leave=False, dynamic_ncols=True)
+
+
+def announce_compile(what: str) -> None:
+    """One line on stderr before numba compiles (or loads compiled code): the first run of a
+    game compiles for a minute or more, which would otherwise look like a hang."""
+    print(f"{what}: compiling (or loading compiled code) ...", file=sys.stderr, flush=True)
+
+
+def run(
+    game: str | Game,
+    overrides: Mapping[str, Any] | Iterable[str] | None = None,
+    strategy: str | None = None,
+    games: int = 10_000,
+    seed: int = 1,
+    threads: int | None = None,
+    quiet: bool = True,
+    rules_path: str | None = None,
+    batch: int = DEFAULT_BATCH,
+    announce: bool = False,
+) -> RunResult:
+    """Play ``games`` playouts of one configuration; the Python twin of ``cthulhu-sim run``.
+    ``announce`` prints a line on stderr before compiling."""
+    g = get_game(game) if isinstance(game, str) else game
+    config = g.configure(overrides, strategy, rules_path)
+    return run_config(config, games, seed, threads=threads, quiet=quiet, batch=batch,
+                      announce=announce)
+
+
+def run_config(config: Config, games: int, seed: int, threads: int | None = None,
+               quiet: bool = True, batch: int = DEFAULT_BATCH, start: int = 0,
+               announce: bool | str = False) -> RunResult:
+    """``announce``: print a line on stderr before compiling (a string names what compiles;
+    the game's name otherwise)."""
+    from experiments.running.limits import MAX_SEED
+
+    if games < 1:
+        raise ValueError("games must be at least 1")
+    if not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be from 0 to {MAX_SEED} (2**63 - 1)")
+    if start < 0 or start + games - 1 > MAX_SEED:
+        raise ValueError(f"playout indices must be from 0 to {MAX_SEED} (2**63 - 1)")
+    g = config.game
+    check_memory(g, games)
+    set_threads(threads)
+    if announce:
+        announce_compile(announce if isinstance(announce, str) else g.name)
+    g.warm_up(config)  # compile (or load from cache) before the clock starts
+    bar = progress_bar(games, quiet, f"{g.name} {config.strategy.name}")
+    t0 = time.perf_counter()
+    try:
+        frame = g.play(config, games, seed, start=start, batch=batch,
+                       progress=bar.update if bar is not None else None)
+    finally:
+        if bar is not None:
+            bar.close()
+    seconds = time.perf_counter() - t0
+    return RunResult(config, games, seed, frame, seconds)
+
+
+def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float) -> dict:
+    """The JSON summary shared by every game (see the README for the schema)."""
+    g = config.game
+    n = len(df)
+    out: dict[str, Any] = {
+        "game": g.name,
+        "title": g.title,
+        "config": config.resolved(),
+        "settings": config.changed(),
+        "rules_file": str(config.rules.path),
+        "strategy": config.strategy.name,
+        "games": n,
+        "seed": seed,
+    }
+    outcome_counts = np.bincount(df["outcome"].to_numpy(), minlength=len(g.outcomes))
+    out["outcome_rates"] = {name: float(outcome_counts[i] / n) if n else float("nan")
+                            for i, name in enumerate(g.outcomes)}
+    out["outcome_ci95"] = {name: [wilson(int(outcome_counts[i]), n).lo,
+                                  wilson(int(outcome_counts[i]), n).hi]
+                           for i, name in enumerate(g.outcomes)}
+    if g.kind.cooperative:
+        wins = int(outcome_counts[0])
+        r = wilson(wins, n)
+        out["win_rate"] = r.rate
+        out["ci95"] = [r.lo, r.hi]
+    else:
+        seats = g.seats(config.rules)
+        winners = df["winner"].to_numpy()
+        names = g.seat_names(config.rules)
+        out["seat_win_rates"] = [{"seat": s, "name": names[s], "rate": r.rate,
+                                  "ci95": [r.lo, r.hi]}
+                                 for s, r in enumerate(seat_win_rates(winners, seats))]
+        out["seat_differences"] = [
+            {"seats": [s, t], "diff": d.mean, "ci95": [d.lo, d.hi]}
+            for s, t, d in seat_differences(winners, seats)]
+    out["turns"] = length_summary(df["turns"].to_numpy())
+    _, lo, hi = mean_interval(df["turns"].to_numpy())
+    out["turns"]["mean_ci95"] = [lo, hi]
+    out["playouts_per_s"] = playouts_per_s
+    out["extra"], out["extra_ci95"] = resolve_figures(g.summarize_extra(df, config))
+    counts = config.rules.source_counts()
+    out["rules_sources"] = counts
+    out["assumed_values"] = counts.get("assumed", 0)
+    return out
+
+
+def format_summary(summary: dict) -> str:
+    """A readable table of a run summary."""
+    seed = summary["seed"]
+    seeds = (f"seeds {', '.join(str(s) for s in seed)}" if isinstance(seed, list)
+             else f"seed {seed}")
+    lines = [
+        f"{summary['title']} - strategy {summary['strategy']}, {summary['games']:,} games, "
+        f"{seeds}",
+    ]
+    if "settings" in summary:  # what was run, so a pasted result says it
+        from experiments.reporting.text import settings_text
+
+        lines.append("  settings: " + (settings_text(summary["settings"]) or "defaults")
+                     + f"  (rules data: {summary['rules_file']})")
+    if "win_rate" in summary:
+        lo, hi = summary["ci95"]
+        lines.append(f"  team win rate   {100 * summary['win_rate']:6.2f}%  "
+                     f"95% CI [{100 * lo:.2f}, {100 * hi:.2f}]")
+    if "seat_win_rates" in summary:
+        width = max([4] + [len(f"{r['seat']} {r['name']}") for r in summary["seat_win_rates"]
+                           if r.get("name", str(r["seat"])) != str(r["seat"])])
+        lines.append(f"  {'seat':<{width}}  win rate   95% CI")
+        for row in summary["seat_win_rates"]:
+            lo, hi = row["ci95"]
+            name = row.get("name", str(row["seat"]))
+            shown = (f"{row['seat']:>{width}}" if name == str(row["seat"])
+                     else f"{row['seat']} {name}".ljust(width))
+            lines.append(f"  {shown}  {100 * row['rate']:6.2f}%   "
+                         f"[{100 * lo:.2f}, {100 * hi:.2f}]")
+    if summary.get("seat_differences"):
+        lines.append("  seat against seat (win rate difference, points; paired 95% CI)")
+        for row in summary["seat_differences"]:
+            (s, t), (lo, hi) = row["seats"], row["ci95"]
+            lines.append(f"  {s:>4} - {t}  {100 * row['diff']:+6.2f}   "
+                         f"[{100 * lo:+.2f}, {100 * hi:+.2f}]")
+    lines.append("  outcomes: " + ", ".join(
+        f"{k} {100 * v:.2f}%" for k, v in summary["outcome_rates"].items()))
+    t = summary["turns"]
+    ci = t.get("mean_ci95")
+    lines.append(f"  game length (turns): mean {t['mean']:.2f}"
+                 + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+                 + f", median {t['p50']:.0f}, 90th percentile {t['p90']:.0f}")
+    intervals = summary.get("extra_ci95", {})
+
+    def shown(v: Any, ci: Any, digits: int) -> str:
+        if not isinstance(v, float):
+            return str(v)
+        text = f"{v:.{digits}g}"
+        if isinstance(ci, list) and len(ci) == 2 and ci[0] == ci[0] and v == v:
+            text += f" [{ci[0]:.{digits}g}, {ci[1]:.{digits}g}]"
+        return text
+
+    for k, v in summary.get("extra", {}).items():
+        if isinstance(v, dict):
+            sub = intervals.get(k, {})
+            lines.append(f"  {k.replace('_', ' ')}: " + ", ".join(
+                f"{a} {shown(b, sub.get(a), 3)}" for a, b in v.items()))
+        else:
+            lines.append(f"  {k.replace('_', ' ')}: {shown(v, intervals.get(k), 4)}")
+    if intervals:
+        lines.append("  (figures in brackets: 95% intervals)")
+    lines.append(f"  rules data: {summary['assumed_values']} of "
+                 f"{sum(summary['rules_sources'].values())} values are assumed")
+    pps = summary.get("playouts_per_s")
+    if isinstance(pps, int | float) and math.isfinite(pps):  # (a pool has no one speed)
+        lines.append(f"  speed: {pps:,.0f} playouts/s")
+    return "\n".join(lines)
