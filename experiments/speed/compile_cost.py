@@ -31,6 +31,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 CHILD_FLAG = "--compile-child"
+DEFAULT_GAMES = 200  # the measure: a cold `run GAME --games 200`
 # search strategies play few games: a decision costs them thousands of playouts, and the
 # compiling does not depend on the number of games
 SEARCH_GAMES = 2
@@ -93,8 +94,8 @@ def measure_one(game: str, strategy: str, games: int, profile: bool = False,
         prof_file = os.path.join(root, "profile.json")
         cold_cmd = cmd
         if profile:
-            cold_cmd = [sys.executable, "-m", "experiments.compile_cost", CHILD_FLAG, prof_file,
-                        *cmd[2:]]
+            cold_cmd = [sys.executable, "-m", "experiments.speed.compile_cost", CHILD_FLAG,
+                        prof_file, *cmd[2:]]
         cold, wall, _ = _child_cpu(cold_cmd, env)
         warm, _, _ = _child_cpu(cmd, env)
         tops: list[dict[str, Any]] = []
@@ -204,7 +205,7 @@ def warm(items: list[tuple[str, str | None]], jobs: int | None = None) -> float:
 
     def one(part: tuple[str, str, int]) -> None:
         game, strategy, k = part
-        cmd = [sys.executable, "-m", "experiments.compile_cost", WARM_FLAG, game, strategy,
+        cmd = [sys.executable, "-m", "experiments.speed.compile_cost", WARM_FLAG, game, strategy,
                str(k)]
         out = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                              text=True)
@@ -235,12 +236,12 @@ def _profile_child(out_file: str, cli_args: list[str]) -> int:
 
     with contextlib.ExitStack() as stack:
         rec = stack.enter_context(event.install_recorder("numba:compile"))
-        from experiments.__main__ import main
+        import runpy
 
         sys.argv = ["cthulhu-sim", *cli_args]
         code = 0
-        try:
-            main()
+        try:  # the console script, as `python -m experiments` runs it
+            runpy.run_module("experiments", run_name="__main__", alter_sys=True)
         except SystemExit as exc:
             code = int(exc.code or 0)
     own: Counter[str] = Counter()
@@ -266,5 +267,5 @@ if __name__ == "__main__":  # the children of measure_one and warm
     if len(sys.argv) == 5 and sys.argv[1] == WARM_FLAG:
         sys.exit(_warm_child(sys.argv[2], sys.argv[3], int(sys.argv[4])))
     if len(sys.argv) < 3 or sys.argv[1] != CHILD_FLAG:
-        sys.exit("experiments.compile_cost is run by `cthulhu-sim bench --compile`")
+        sys.exit("experiments.speed.compile_cost is run by `cthulhu-sim bench --compile`")
     sys.exit(_profile_child(sys.argv[2], sys.argv[3:]))
