@@ -78,7 +78,7 @@ def _child_cpu(cmd: list[str], env: dict[str, str]) -> tuple[float, float, str]:
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         last = err.strip().splitlines()[-1] if err.strip() else f"exit {proc.returncode}"
-        raise RuntimeError(f"{' '.join(cmd[2:])} failed: {last}")
+        raise RuntimeError(f"cthulhu-sim {' '.join(cmd[3:])} failed: {last}")
     return usage.ru_utime + usage.ru_stime, wall, err
 
 
@@ -95,7 +95,7 @@ def measure_one(game: str, strategy: str, games: int, profile: bool = False,
         cold_cmd = cmd
         if profile:
             cold_cmd = [sys.executable, "-m", "experiments.speed.compile_cost", CHILD_FLAG,
-                        prof_file, *cmd[2:]]
+                        prof_file, *cmd[3:]]
         cold, wall, _ = _child_cpu(cold_cmd, env)
         warm, _, _ = _child_cpu(cmd, env)
         tops: list[dict[str, Any]] = []
