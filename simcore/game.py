@@ -129,6 +129,9 @@ class Game(ABC):
     # are over the games where it did
     event_fields: tuple[str, ...] = ()
     default_strategy: str = ""
+    # CPU seconds a first run compiles for, as `cthulhu-sim bench --compile` measured on a
+    # 2-core laptop (what the first-run line tells the user to expect)
+    first_compile_s: float = 60.0
     # CLI shortcuts (--players, --goo, ...): option name (without --) to what it sets
     shortcuts: Mapping[str, Shortcut] = {}
 

@@ -15,7 +15,7 @@ def pytest_sessionstart(session):
 
     if os.environ.get("PYTEST_XDIST_WORKER") or os.environ.get("CTHULHU_SIM_NO_WARM"):
         return
-    from experiments.speed.compile_cost import cold, warm
+    from experiments.running.warmup import cold, warm
     from simcore.registry import game_names
 
     todo = cold([(name, None) for name in game_names()])

@@ -103,3 +103,50 @@ def test_ready_fixes_a_runner_to_its_signatures():
     assert twice.signatures == [(types.int64,)]
     with pytest.raises(TypeError):
         twice(np.zeros(2))  # closed: no second version compiled for another type
+
+
+# ---- bench --compile ---------------------------------------------------------------------------
+def test_bench_compile_measures_a_cold_run_against_a_warm_one():
+    """One game end to end: a fresh cache in a child process costs more CPU than the same run
+    once compiled, and the profile names the game's jitted functions."""
+    from experiments.speed.compile_cost import measure_one
+
+    r = measure_one("sticky", "honest", 20, profile=True, top=5)
+    assert r.cold_cpu_s > r.warm_cpu_s > 0
+    assert r.compile_cpu_s > 1.0  # a whole game's code is more than a second of compiling
+    assert r.top_functions and all(t["seconds"] >= 0 for t in r.top_functions)
+    assert any(t["function"].startswith("simcore.sticky.") for t in r.top_functions)
+    d = r.as_dict()
+    assert d["compile_cpu_s"] == round(r.cold_cpu_s - r.warm_cpu_s, 2)
+
+
+def test_bench_compile_entries_default_and_every_strategy():
+    from experiments.speed.compile_cost import SEARCH_GAMES, entries
+
+    assert entries(["hex"], False, 200) == [("hex", "heuristic", 200)]
+    every = dict(((g, s), n) for g, s, n in entries(["hex"], True, 200))
+    assert every[("hex", "mcts")] == SEARCH_GAMES and every[("hex", "random")] == 200
+    assert ("hex", "table") not in every  # a table has nothing of its own to compile
+
+
+def test_bench_compile_options_go_together():
+    from typer.testing import CliRunner
+
+    from experiments.cli import app
+
+    out = CliRunner().invoke(app, ["bench", "--all"])
+    assert out.exit_code == 2 and "--all and --profile go with --compile" in out.output
+
+
+def test_warm_compiles_the_parts_into_the_cache(tmp_path):
+    """The warm-up's children fill the cache this process reads: a game is cold before and
+    not after (``compile_cost.cold``)."""
+    code = ("import simcore\n"
+            "from experiments.running.warmup import cold, warm\n"
+            "assert cold([('sticky', None)])\n"
+            "warm([('sticky', None)], jobs=2)\n"
+            "assert not cold([('sticky', None)]), 'still cold'\n")
+    env = {**_base_env(), "CTHULHU_SIM_CACHE": str(tmp_path / "cache")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
+                         timeout=600)
+    assert out.returncode == 0, out.stderr[-2000:]
