@@ -16,59 +16,16 @@ import numpy as np
 from numba import njit
 
 from simcore.engine import DECISION, POLICY_SIG, SEAT, frame_get
+from simcore.hex import state as S
 from simcore.hex.rules import neighbours_of, reach, targets_of
-from simcore.hex.state import (
-    A_END,
-    A_KEEP,
-    A_LEAVE,
-    A_PASS,
-    CS_ON_BOARD,
-    D_ATTACK_PICK,
-    D_ATTACK_TARGET,
-    D_DROP,
-    D_ENTER,
-    D_ENTER_HEX,
-    D_MOVE_PICK,
-    D_MOVE_TO,
-    D_PLACE_ARTEFACT,
-    D_PLACE_UNDERGROWTH,
-    I_BASE_BITS,
-    I_BASE_ROWS,
-    I_BOARD_BITS,
-    I_C_ATTACK,
-    I_C_DEFENCE,
-    I_C_MOVE,
-    I_C_RANGE,
-    I_C_SIDE,
-    I_COLS,
-    I_CRT,
-    I_DIE_FACES,
-    I_DIST,
-    I_GOOD_AT_BOTTOM,
-    I_N_ARTEFACTS,
-    I_N_COUNTERS,
-    I_N_HEX,
-    I_ROWS,
-    MAX_CRT_COLS,
-    MAX_HEX,
-    S_A_CARRIER,
-    S_A_HEX,
-    S_C_CARRY,
-    S_C_LOCKED,
-    S_C_POS,
-    S_C_STATUS,
-    S_H_BAD,
-    S_H_GOOD,
-    S_HOME_STEPS,
-    S_UG_BITS,
-)
-from simcore.kernels import lowest_bit
+from simcore.kernels import lowest_bit, rng_uniform
 from strategies.common import first_legal, uniform_legal
 from strategies.registry import Param, param_offsets, register
 
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 NEG = -1e18
+DANGER_MEMO = (S.MAX_CRT_ROWS + 1) * S.MAX_HEX  # danger by (defence, hex) within a decision
 
 
 @njit(POLICY_SIG, cache=True)
@@ -88,6 +45,15 @@ HEURISTIC_PARAMS = {
                       "by this much"),
     "leave_home": Param(1.0, 0.0, 1.0, "1: a carrier on its own base line leaves its Artefact "
                         "there and goes for another; 0: it stays on it while any other is out"),
+    "setup_noise": Param(4.0, 0.0, 50.0, "a random amount (uniform, 0 to this, from the "
+                         "strategy's own stream) added to each setup placement's value, so "
+                         "placements about as good fall at random (an Artefact row nearer "
+                         "home is worth 10, a column nearer the middle 1, an Undergrowth "
+                         "beside an Artefact 3 or 4); 0: the same setup every game"),
+    "tie_noise": Param(0.02, 0.0, 5.0, "a random amount (0 to this) added to the value of "
+                       "each entry hex, move, counter to move and target, so choices within "
+                       "it of the best fall at random (a step nearer an Artefact is worth "
+                       "2.5); 0: ties go to the first"),
 }
 _P = param_offsets(HEURISTIC_PARAMS)
 AGGRESSION = _P["aggression"]
@@ -95,6 +61,8 @@ CAUTION = _P["caution"]
 ESCORT = _P["escort"]
 MIN_GAIN = _P["min_gain"]
 LEAVE_HOME = _P["leave_home"]
+SETUP_NOISE = _P["setup_noise"]
+TIE_NOISE = _P["tie_noise"]
 
 W_HOME = 10.0  # a carrier's worth of one row nearer home
 W_ARRIVE = 40.0  # a carrier reaching its base line
@@ -108,40 +76,46 @@ W_CLEAR = 3.0  # standing where a friend carrying an Artefact may want to pass
 # ---- what a policy needs to know about the board ------------------------------------------
 @njit(cache=True, _nrt=False, inline="always")
 def dist(ip, a, b):
-    return ip[I_DIST + a * MAX_HEX + b]
+    return ip[S.I_DIST + a * S.MAX_HEX + b]
 
 
 @njit(cache=True, _nrt=False)
 def steps_home(ip, s, side, h):
     """Steps from hex ``h`` to ``side``'s base line around the Undergrowth (the rules count
     them when setup ends); a hex cut off counts as very far."""
-    k = s[S_HOME_STEPS + side * MAX_HEX + h]
-    return k if k >= 0 else 4 * MAX_HEX
+    k = s[S.S_HOME_STEPS + side * S.MAX_HEX + h]
+    return k if k >= 0 else 4 * S.MAX_HEX
 
 
 @njit(cache=True, _nrt=False)
 def rows_from_home(ip, side, h):
     """Rows between hex ``h`` and ``side``'s base line (0 on it): the steps a carrier needs on
     an open board (setup, before the Undergrowth is down)."""
-    r = h // ip[I_COLS]
-    bottom = (ip[I_GOOD_AT_BOTTOM] == 1) == (side == 0)
-    base = ip[I_BASE_ROWS]
+    r = h // ip[S.I_COLS]
+    bottom = (ip[S.I_GOOD_AT_BOTTOM] == 1) == (side == 0)
+    base = ip[S.I_BASE_ROWS]
     if bottom:
-        return max(ip[I_ROWS] - base - r, 0)
+        return max(ip[S.I_ROWS] - base - r, 0)
     return max(r - (base - 1), 0)
 
 
 @njit(cache=True, _nrt=False)
 def on_base(ip, side, h):
-    k = I_BASE_BITS + 2 * side + (h >> 6)
+    k = S.I_BASE_BITS + 2 * side + (h >> 6)
     return (np.uint64(ip[k]) >> np.uint64(h & 63)) & _ONE != _ZERO
 
 
 @njit(cache=True, _nrt=False)
 def kill_chance(ip, att, defence):
-    need = ip[I_CRT + (defence - 1) * MAX_CRT_COLS + att - 1]
-    faces = ip[I_DIE_FACES]
+    need = ip[S.I_CRT + (defence - 1) * S.MAX_CRT_COLS + att - 1]
+    faces = ip[S.I_DIE_FACES]
     return max(faces - need + 1, 0) / faces
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def noise(amount, rng):
+    """A random amount from 0 to ``amount`` (no draw when it is 0: the stream is untouched)."""
+    return amount * rng_uniform(rng) if amount > 0.0 else 0.0
 
 
 @njit(cache=True, _nrt=False)
@@ -149,14 +123,28 @@ def danger(ip, s, side, c, x):
     """The chance an enemy kills ``c`` at hex ``x`` next turn, roughly: every enemy on the
     board that could move and attack there, combined as independent tries."""
     survive = 1.0
-    d = ip[I_C_DEFENCE + c]
-    for e in range(ip[I_N_COUNTERS]):
-        if ip[I_C_SIDE + e] == side or s[S_C_STATUS + e] != CS_ON_BOARD:
+    d = ip[S.I_C_DEFENCE + c]
+    for e in range(ip[S.I_N_COUNTERS]):
+        if ip[S.I_C_SIDE + e] == side or s[S.S_C_STATUS + e] != S.CS_ON_BOARD:
             continue
-        reach_e = ip[I_C_RANGE + e] + (0 if s[S_C_LOCKED + e] == 1 else ip[I_C_MOVE + e])
-        if dist(ip, s[S_C_POS + e], x) <= reach_e:
-            survive *= 1.0 - kill_chance(ip, ip[I_C_ATTACK + e], d)
+        reach_e = ip[S.I_C_RANGE + e] + (0 if s[S.S_C_LOCKED + e] == 1 else ip[S.I_C_MOVE + e])
+        if dist(ip, s[S.S_C_POS + e], x) <= reach_e:
+            survive *= 1.0 - kill_chance(ip, ip[S.I_C_ATTACK + e], d)
     return 1.0 - survive
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def danger_seen(ip, s, side, c, x, memo):
+    """``danger`` through a memo of one decision (the side is the same throughout, and the
+    danger to a counter depends on it only by its defence): ``memo[defence * MAX_HEX + x]``,
+    negative where not yet worked out."""
+    k = ip[S.I_C_DEFENCE + c] * S.MAX_HEX + x
+    v = memo[k]
+    if v < 0.0:
+        v = danger(ip, s, side, c, x)
+        memo[k] = v
+    return v
+
 
 
 FIELD_MAX = 15  # walking distances are held in four bit-planes: 0 .. 15 steps, 15 = far
@@ -170,19 +158,19 @@ def fetch_field(ip, s, side):
     reached set, all plain words (no array is made): read them with ``field_steps``."""
     f0 = _ZERO
     f1 = _ZERO
-    for a in range(ip[I_N_ARTEFACTS]):
-        h = s[S_A_HEX + a]
+    for a in range(ip[S.I_N_ARTEFACTS]):
+        h = s[S.S_A_HEX + a]
         if h < 0 or on_base(ip, side, h):
             continue
-        carrier = s[S_A_CARRIER + a] - 1
-        if carrier >= 0 and ip[I_C_SIDE + carrier] == side:
+        carrier = s[S.S_A_CARRIER + a] - 1
+        if carrier >= 0 and ip[S.I_C_SIDE + carrier] == side:
             continue
         if h < 64:
             f0 |= _ONE << np.uint64(h)
         else:
             f1 |= _ONE << np.uint64(h - 64)
-    open0 = np.uint64(ip[I_BOARD_BITS]) & ~np.uint64(s[S_UG_BITS])
-    open1 = np.uint64(ip[I_BOARD_BITS + 1]) & ~np.uint64(s[S_UG_BITS + 1])
+    open0 = np.uint64(ip[S.I_BOARD_BITS]) & ~np.uint64(s[S.S_UG_BITS])
+    open1 = np.uint64(ip[S.I_BOARD_BITS + 1]) & ~np.uint64(s[S.S_UG_BITS + 1])
     seen0, seen1 = f0, f1
     p00 = p01 = p10 = p11 = p20 = p21 = p30 = p31 = _ZERO
     k = 0
@@ -222,7 +210,7 @@ def field_steps(field, x):
 
 
 @njit(cache=True, _nrt=False)
-def hex_value(ip, s, params, side, c, x, carrying, field):
+def hex_value(ip, s, params, side, c, x, carrying, field, memo):
     """How good hex ``x`` is for counter ``c`` (higher is better); ``field`` is
     ``fetch_field`` of the side."""
     v = 0.0
@@ -231,68 +219,69 @@ def hex_value(ip, s, params, side, c, x, carrying, field):
         if on_base(ip, side, x):
             v += W_ARRIVE
     else:
-        for a in range(ip[I_N_ARTEFACTS]):
-            h = s[S_A_HEX + a]
+        for a in range(ip[S.I_N_ARTEFACTS]):
+            h = s[S.S_A_HEX + a]
             if h < 0 or on_base(ip, side, h):
                 continue
-            carrier = s[S_A_CARRIER + a] - 1
-            if carrier >= 0 and carrier != c and ip[I_C_SIDE + carrier] == side:
+            carrier = s[S.S_A_CARRIER + a] - 1
+            if carrier >= 0 and carrier != c and ip[S.I_C_SIDE + carrier] == side:
                 continue  # a friend has it
             if h == x and carrier < 0:
                 v += W_GRAB
-            if carrier >= 0 and ip[I_C_SIDE + carrier] != side:  # hunt the enemy carrier
-                v -= W_HUNT * params[AGGRESSION] * ip[I_C_ATTACK + c] * dist(ip, x, h)
+            if carrier >= 0 and ip[S.I_C_SIDE + carrier] != side:  # hunt the enemy carrier
+                v -= W_HUNT * params[AGGRESSION] * ip[S.I_C_ATTACK + c] * dist(ip, x, h)
         steps = field_steps(field, x)
         if steps >= 0:
             v -= W_APPROACH * steps
         # out of the way of a friend carrying an Artefact home
-        for a in range(ip[I_N_ARTEFACTS]):
-            carrier = s[S_A_CARRIER + a] - 1
-            if carrier >= 0 and carrier != c and ip[I_C_SIDE + carrier] == side:
-                cx = s[S_C_POS + carrier]
-                if dist(ip, x, cx) <= ip[I_C_MOVE + carrier] and \
+        for a in range(ip[S.I_N_ARTEFACTS]):
+            carrier = s[S.S_A_CARRIER + a] - 1
+            if carrier >= 0 and carrier != c and ip[S.I_C_SIDE + carrier] == side:
+                cx = s[S.S_C_POS + carrier]
+                if dist(ip, x, cx) <= ip[S.I_C_MOVE + carrier] and \
                         steps_home(ip, s, side, x) < steps_home(ip, s, side, cx):
                     v -= W_CLEAR
         if params[ESCORT] > 0.0:
-            for a in range(ip[I_N_ARTEFACTS]):
-                carrier = s[S_A_CARRIER + a] - 1
-                if carrier >= 0 and carrier != c and ip[I_C_SIDE + carrier] == side:
-                    cx = s[S_C_POS + carrier]
+            for a in range(ip[S.I_N_ARTEFACTS]):
+                carrier = s[S.S_A_CARRIER + a] - 1
+                if carrier >= 0 and carrier != c and ip[S.I_C_SIDE + carrier] == side:
+                    cx = s[S.S_C_POS + carrier]
                     # beside it, but never in front of it, where it would bar the way home
                     if dist(ip, x, cx) == 1 and \
                             steps_home(ip, s, side, x) >= steps_home(ip, s, side, cx):
                         v += params[ESCORT]
         # a shot from here next turn, for counters that have a range
-        if ip[I_C_RANGE + c] >= 1 and params[AGGRESSION] > 0.0:
-            for e in range(ip[I_N_COUNTERS]):
-                if ip[I_C_SIDE + e] != side and s[S_C_STATUS + e] == CS_ON_BOARD:
-                    dd = dist(ip, x, s[S_C_POS + e])
-                    if 1 <= dd <= ip[I_C_RANGE + c]:
-                        v += params[AGGRESSION] * kill_chance(ip, ip[I_C_ATTACK + c],
-                                                              ip[I_C_DEFENCE + e])
+        if ip[S.I_C_RANGE + c] >= 1 and params[AGGRESSION] > 0.0:
+            for e in range(ip[S.I_N_COUNTERS]):
+                if ip[S.I_C_SIDE + e] != side and s[S.S_C_STATUS + e] == S.CS_ON_BOARD:
+                    dd = dist(ip, x, s[S.S_C_POS + e])
+                    if 1 <= dd <= ip[S.I_C_RANGE + c]:
+                        v += params[AGGRESSION] * kill_chance(ip, ip[S.I_C_ATTACK + c],
+                                                              ip[S.I_C_DEFENCE + e])
                         break
     # an enemy in the hex means a melee next turn: worth it by the odds, times aggression
-    enemy = (s[S_H_BAD + x] if side == 0 else s[S_H_GOOD + x]) - 1
+    enemy = (s[S.S_H_BAD + x] if side == 0 else s[S.S_H_GOOD + x]) - 1
     if enemy >= 0:
-        p = kill_chance(ip, ip[I_C_ATTACK + c], ip[I_C_DEFENCE + enemy])
-        worth = ip[I_C_ATTACK + enemy] + ip[I_C_DEFENCE + enemy]
-        if s[S_C_CARRY + enemy] > 0:
+        p = kill_chance(ip, ip[S.I_C_ATTACK + c], ip[S.I_C_DEFENCE + enemy])
+        worth = ip[S.I_C_ATTACK + enemy] + ip[S.I_C_DEFENCE + enemy]
+        if s[S.S_C_CARRY + enemy] > 0:
             worth += 10.0
         v += params[AGGRESSION] * p * worth
-    v -= params[CAUTION] * W_DANGER * danger(ip, s, side, c, x) * (
+    v -= params[CAUTION] * W_DANGER * danger_seen(ip, s, side, c, x, memo) * (
         3.0 if carrying else 1.0)
     return v
 
 
 @njit(cache=True, _nrt=False)
-def best_move(ip, s, params, c, leave, field):
-    """(best hex, its gain over staying) for counter ``c``."""
-    side = ip[I_C_SIDE + c]
-    carrying = s[S_C_CARRY + c] > 0 and leave == 0
-    here = s[S_C_POS + c]
+def best_move(ip, s, params, c, leave, field, rng, memo):
+    """(best hex, its gain over staying) for counter ``c``; each hex's value gets its
+    ``tie_noise``."""
+    side = ip[S.I_C_SIDE + c]
+    carrying = s[S.S_C_CARRY + c] > 0 and leave == 0
+    here = s[S.S_C_POS + c]
     # a carrier leaving its Artefact at home keeps it home whatever it does: it weighs hexes
     # as a counter without one
-    stay = hex_value(ip, s, params, side, c, here, carrying, field)
+    stay = hex_value(ip, s, params, side, c, here, carrying, field, memo)
     lo, hi = reach(ip, s, c, leave)
     best = -1
     best_v = NEG
@@ -301,7 +290,8 @@ def best_move(ip, s, params, c, leave, field):
         while x != _ZERO:
             h = 64 * word + lowest_bit(x)
             x &= x - _ONE
-            v = hex_value(ip, s, params, side, c, h, carrying, field)
+            v = hex_value(ip, s, params, side, c, h, carrying, field, memo) \
+                + noise(params[TIE_NOISE], rng)
             if v > best_v:
                 best_v = v
                 best = h
@@ -310,17 +300,18 @@ def best_move(ip, s, params, c, leave, field):
 
 @njit(cache=True, _nrt=False)
 def target_worth(ip, s, t):
-    worth = ip[I_C_ATTACK + t] + ip[I_C_DEFENCE + t] + ip[I_C_RANGE + t] * 0.5
-    if s[S_C_CARRY + t] > 0:
+    worth = ip[S.I_C_ATTACK + t] + ip[S.I_C_DEFENCE + t] + ip[S.I_C_RANGE + t] * 0.5
+    if s[S.S_C_CARRY + t] > 0:
         worth += 10.0
     return worth
 
 
 @njit(cache=True, _nrt=False)
-def best_target(ip, s, c):
-    """(target, kill chance x worth) for a ranged attack of ``c``: focus fire by the odds."""
+def best_target(ip, s, c, tie_noise, rng):
+    """(target, kill chance x worth) for a ranged attack of ``c``: focus fire by the odds
+    (each with ``tie_noise``)."""
     lo, hi = targets_of(ip, s, c)
-    other = 1 - ip[I_C_SIDE + c]
+    other = 1 - ip[S.I_C_SIDE + c]
     best = -1
     best_v = -1.0
     for word in range(2):
@@ -328,8 +319,9 @@ def best_target(ip, s, c):
         while x != _ZERO:
             h = 64 * word + lowest_bit(x)
             x &= x - _ONE
-            t = (s[S_H_BAD + h] if other == 1 else s[S_H_GOOD + h]) - 1
-            v = kill_chance(ip, ip[I_C_ATTACK + c], ip[I_C_DEFENCE + t]) * target_worth(ip, s, t)
+            t = (s[S.S_H_BAD + h] if other == 1 else s[S.S_H_GOOD + h]) - 1
+            v = (kill_chance(ip, ip[S.I_C_ATTACK + c], ip[S.I_C_DEFENCE + t])
+                 * target_worth(ip, s, t)) + noise(tie_noise, rng)
             if v > best_v:
                 best_v = v
                 best = t
@@ -337,10 +329,22 @@ def best_target(ip, s, c):
 
 
 @njit(cache=True, _nrt=False)
+def entry_value(ip, s, side, c, h):
+    """How good base hex ``h`` is to bring counter ``c`` on at: near the nearest Artefact
+    still to fetch, then out of reach of enemies that could kill ``c`` there."""
+    nearest = 1 << 30
+    for a in range(ip[S.I_N_ARTEFACTS]):
+        x = s[S.S_A_HEX + a]
+        if x >= 0 and not on_base(ip, side, x):
+            nearest = min(nearest, dist(ip, h, x))
+    return -float(nearest) - 0.05 * danger(ip, s, side, c, h)
+
+
+@njit(cache=True, _nrt=False)
 def artefacts_out(ip, s, side):
     n = 0
-    for a in range(ip[I_N_ARTEFACTS]):
-        h = s[S_A_HEX + a]
+    for a in range(ip[S.I_N_ARTEFACTS]):
+        h = s[S.S_A_HEX + a]
         if h >= 0 and not on_base(ip, side, h):
             n += 1
     return n
@@ -351,20 +355,21 @@ def plan(ip, fp, s, view, mask, params, rng):
     """The heuristic's body (any parameter vector, a style's read-only defaults included)."""
     d = s[DECISION]
     side = s[SEAT]  # (in setup the placing seat, not the side whose turn it is)
-    n_hex = ip[I_N_HEX]
-    if d == D_PLACE_ARTEFACT:
+    n_hex = ip[S.I_N_HEX]
+    if d == S.D_PLACE_ARTEFACT:
         # nearest our own base line, then nearest the middle column
         best = -1
         best_v = NEG
-        mid = (ip[I_COLS] - 1) / 2.0
+        mid = (ip[S.I_COLS] - 1) / 2.0
         for h in range(n_hex):
             if mask[h]:
-                v = -10.0 * rows_from_home(ip, side, h) - abs(h % ip[I_COLS] - mid)
+                v = -10.0 * rows_from_home(ip, side, h) - abs(h % ip[S.I_COLS] - mid) \
+                    + noise(params[SETUP_NOISE], rng)
                 if v > best_v:
                     best_v = v
                     best = h
         return best
-    if d == D_PLACE_UNDERGROWTH:
+    if d == S.D_PLACE_UNDERGROWTH:
         # beside an Artefact on the enemy's side of it, off our own way to it
         best = -1
         best_v = NEG
@@ -372,8 +377,8 @@ def plan(ip, fp, s, view, mask, params, rng):
             if not mask[h]:
                 continue
             v = 0.0
-            for a in range(ip[I_N_ARTEFACTS]):
-                x = s[S_A_HEX + a]
+            for a in range(ip[S.I_N_ARTEFACTS]):
+                x = s[S.S_A_HEX + a]
                 if x < 0:
                     continue
                 dd = dist(ip, h, x)
@@ -385,87 +390,113 @@ def plan(ip, fp, s, view, mask, params, rng):
                 elif dd == 2:
                     v += 0.5 if rows_from_home(ip, 1 - side, h) < rows_from_home(ip, 1 - side, x) \
                         else 0.0
+            v += noise(params[SETUP_NOISE], rng)
             if v > best_v:
                 best_v = v
                 best = h
         return best
-    if d == D_ENTER:
+    if d == S.D_ENTER:
         # always bring one on: the quickest first while Artefacts are out, else the strongest
-        best = A_PASS
+        best = S.A_PASS
         best_v = NEG
         out = artefacts_out(ip, s, side) > 0
-        for c in range(ip[I_N_COUNTERS]):
-            if c < A_PASS and mask[c]:
-                v = ip[I_C_ATTACK + c] + ip[I_C_DEFENCE + c] + 0.5 * ip[I_C_RANGE + c]
+        for c in range(ip[S.I_N_COUNTERS]):
+            if c < S.A_PASS and mask[c]:
+                v = ip[S.I_C_ATTACK + c] + ip[S.I_C_DEFENCE + c] + 0.5 * ip[S.I_C_RANGE + c]
                 if out:
-                    v += 2.0 * ip[I_C_MOVE + c]
+                    v += 2.0 * ip[S.I_C_MOVE + c]
                 if v > best_v:
                     best_v = v
                     best = c
         return best
-    if d == D_ENTER_HEX:
-        # the base hex nearest the nearest Artefact still to fetch
+    if d == S.D_ENTER_HEX:
+        # the base hex nearest the nearest Artefact still to fetch, out of danger to the
+        # counter coming on
+        c = frame_get(s, 0)
         best = -1
         best_v = NEG
         for h in range(n_hex):
             if not mask[h]:
                 continue
-            nearest = 1 << 30
-            for a in range(ip[I_N_ARTEFACTS]):
-                x = s[S_A_HEX + a]
-                if x >= 0 and not on_base(ip, side, x):
-                    nearest = min(nearest, dist(ip, h, x))
-            v = -float(nearest) - 0.05 * danger(ip, s, side, 0, h)
+            v = entry_value(ip, s, side, c, h) + noise(params[TIE_NOISE], rng)
             if v > best_v:
                 best_v = v
                 best = h
         return best
-    if d == D_MOVE_PICK:
+    if d == S.D_MOVE_PICK:
         # the counter with the most to gain; carriers first at equal gain
         field = fetch_field(ip, s, side)
-        best = A_END
+        memo = np.full(DANGER_MEMO, -1.0)
+        best = S.A_END
         best_v = params[MIN_GAIN]
-        for c in range(ip[I_N_COUNTERS]):
-            if c >= A_END or not mask[c]:
+        for c in range(ip[S.I_N_COUNTERS]):
+            if c >= S.A_END or not mask[c]:
                 continue
             leave = 0
-            if s[S_C_CARRY + c] > 0 and on_base(ip, side, s[S_C_POS + c]):
+            if s[S.S_C_CARRY + c] > 0 and on_base(ip, side, s[S.S_C_POS + c]):
                 if params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
                     leave = 1
                 else:
                     continue  # it stays on its Artefact at home
-            h, gain = best_move(ip, s, params, c, leave, field)
+            h, gain = best_move(ip, s, params, c, leave, field, rng, memo)
             if h < 0:
                 continue
-            if s[S_C_CARRY + c] > 0 and gain > 0.0:
+            if s[S.S_C_CARRY + c] > 0 and gain > 0.0:
                 gain += 1.0  # carriers first among equals
+            gain += noise(params[TIE_NOISE], rng)
             if gain > best_v:
                 best_v = gain
                 best = c
         return best
-    if d == D_DROP:
-        if mask[A_LEAVE] and params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
-            return A_LEAVE
-        return A_KEEP if mask[A_KEEP] else A_LEAVE
-    if d == D_MOVE_TO:
+    if d == S.D_DROP:
+        if mask[S.A_LEAVE] and params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
+            return S.A_LEAVE
+        return S.A_KEEP if mask[S.A_KEEP] else S.A_LEAVE
+    if d == S.D_DROP_HEX:
+        # leaving it in passing (drop_in_passing): the base hex nearest the next Artefact
+        field = fetch_field(ip, s, side)
+        best = -1
+        best_v = NEG
+        for h in range(n_hex):
+            if mask[h]:
+                k = field_steps(field, h)
+                v = -float(k if k >= 0 else FIELD_MAX) + noise(params[TIE_NOISE], rng)
+                if v > best_v:
+                    best_v = v
+                    best = h
+        return best
+    if d == S.D_MOVE_TO:
         c = frame_get(s, 0)
-        h, _ = best_move(ip, s, params, c, frame_get(s, 1), fetch_field(ip, s, side))
+        field = fetch_field(ip, s, side)
+        memo = np.full(DANGER_MEMO, -1.0)
+        if frame_get(s, 2) > 0:  # walking on after leaving its Artefact in passing
+            best = -1
+            best_v = NEG
+            for h in range(n_hex):
+                if mask[h]:
+                    v = hex_value(ip, s, params, side, c, h, False, field, memo) \
+                        + noise(params[TIE_NOISE], rng)
+                    if v > best_v:
+                        best_v = v
+                        best = h
+            return best
+        h, _ = best_move(ip, s, params, c, frame_get(s, 1), field, rng, memo)
         return h if h >= 0 else first_legal(mask)
-    if d == D_ATTACK_PICK:
+    if d == S.D_ATTACK_PICK:
         # the attack with the best odds on the most valuable target (never declined: an
         # attack cannot hurt the attacker)
-        best = A_END
+        best = S.A_END
         best_v = 0.0
-        for c in range(ip[I_N_COUNTERS]):
-            if c >= A_END or not mask[c]:
+        for c in range(ip[S.I_N_COUNTERS]):
+            if c >= S.A_END or not mask[c]:
                 continue
-            t, v = best_target(ip, s, c)
+            t, v = best_target(ip, s, c, params[TIE_NOISE], rng)
             if t >= 0 and v > best_v:
                 best_v = v
                 best = c
         return best
-    if d == D_ATTACK_TARGET:
-        t, _ = best_target(ip, s, frame_get(s, 0))
+    if d == S.D_ATTACK_TARGET:
+        t, _ = best_target(ip, s, frame_get(s, 0), params[TIE_NOISE], rng)
         return t if t >= 0 else first_legal(mask)
     return first_legal(mask)
 

@@ -108,6 +108,53 @@ def test_HEX_S_5_undergrowth_never_closes_an_artefacts_last_open_side(board):
     assert "d6" not in names and "b6" in names  # the last open side stays open
 
 
+def test_HEX_S_5_an_artefact_is_not_walled_in_by_undergrowth_and_the_other_artefacts():
+    """HEX-S-5: access is a way in a counter can walk.  An Artefact's hex is no open side
+    (a counter entering it stops, HEX-MV-5; a carrier may not enter it, HEX-MV-8), so with
+    Artefacts on d4, d5, e5 and Undergrowth on c4, e4, d3, e3 is d4's last way in: it is not
+    offered (either reading), and a Cultist on d2 (move 4) reaches d4."""
+    for access in ("path", "neighbour"):
+        b = Board({"undergrowth_access": access})
+        for a, where in enumerate(("d4", "d5", "e5")):
+            b.artefact(a, where)
+        b.undergrowth("c4", "e4", "d3")
+        assert "e3" not in spots(b), access
+        assert {"f3", "c3", "d6"} <= spots(b), access  # harmless spots stay open
+        b.put("Cultist 1", "d2")
+        assert "d4" in b.reach("Cultist 1")
+        b.undergrowth("e3")  # what the old reading allowed: d4 sealed
+        assert "d4" not in b.reach("Cultist 1")
+
+
+def test_HEX_S_5_every_setup_leaves_each_artefact_a_walk_from_both_base_lines():
+    """HEX-S-5 ('path'): after any legal setup (random placements), a counter can walk from
+    each base line to a side of every Artefact, around the Undergrowth and the other
+    Artefacts."""
+    g = Board().game
+    config = g.configure(None, "random")
+    cols = config.params.cols
+    rows = config.params.rows
+    rng = np.random.default_rng(4)
+    for seed in range(30):
+        st = g.new_state(config, seed, 0)
+        while st.s[E.DECISION] in (S.D_PLACE_ARTEFACT, S.D_PLACE_UNDERGROWTH):
+            g.apply(config, st, int(rng.choice(g.legal_actions(config, st))))
+        s, ip = st.s, config.params.ip
+        arts = {int(s[S.S_A_HEX + a]) for a in range(int(ip[S.I_N_ARTEFACTS]))}
+        walk = {h for h in range(rows * cols) if not s[S.S_H_UNDERGROWTH + h] and h not in arts}
+        for base_row in (0, rows - 1):
+            seen = {base_row * cols + c for c in range(cols)}
+            todo = list(seen)
+            while todo:
+                h = todo.pop()
+                for x in ip[S.I_NB + 6 * h:][:6]:
+                    if x >= 0 and int(x) in walk and int(x) not in seen:
+                        seen.add(int(x))
+                        todo.append(int(x))
+            for a in arts:
+                assert any(int(x) in seen for x in ip[S.I_NB + 6 * a:][:6] if x >= 0), seed
+
+
 # ---- winning ---------------------------------------------------------------------------------
 def test_HEX_O_1_all_artefacts_on_own_base_line_win_at_once(board):
     board.artefact(0, "a8")
@@ -131,6 +178,39 @@ def test_HEX_O_1_a_side_that_starts_its_turn_with_all_artefacts_home_wins(board)
     board.put("Cultist 1", "h1")
     board.start_turn(S.BAD)
     assert board.s[E.OUTCOME] == S.O_BAD_WIN
+
+
+def test_HEX_O_1_an_artefact_an_enemy_carries_across_the_base_line_is_not_yet_had():
+    """HEX-O-1, "if you have all three Artefacts in your base line hexes": with win_by =
+    "possession" (default) an Artefact an enemy counter carries on Good's line does not count
+    until the carrier is killed there (then Good wins at once, in combat); with "location" it
+    counts where it is."""
+    def position(b: Board) -> None:
+        b.artefact(0, "a8")
+        b.artefact(1, "b8")
+        b.artefact(2, "g8")
+        c4 = b.put("Cultist 4", "g8")
+        b.s[S.S_A_CARRIER + 2] = c4 + 1
+        b.s[S.S_C_CARRY + c4] = 3
+        b.put("Colonel Grant", "g6")  # range 3
+        b.put("Dr Latern", "a6")
+
+    loc = Board({"win_by": "location"})
+    position(loc)
+    loc.start_turn(S.GOOD)
+    assert loc.s[E.OUTCOME] == S.O_GOOD_WIN
+    b = Board()
+    position(b)
+    b.start_turn(S.GOOD)
+    assert b.s[E.OUTCOME] == E.PLAYING
+    rec = np.zeros(S.R_SIZE, dtype=np.int64)
+    R.record(b.ip, b.fp, b.s, b.st.h, rec)
+    assert rec[S.R_GOOD_HOME] == 2
+    b.end_movement()
+    rigged(b, kill=True)
+    b.act(b.counter("Colonel Grant"))
+    b.act(b.counter("Cultist 4"))  # killed: the Artefact lies on Good's line
+    assert b.s[E.OUTCOME] == S.O_GOOD_WIN and b.s[E.WINNER] == S.GOOD
 
 
 # ---- entering --------------------------------------------------------------------------------
@@ -175,6 +255,24 @@ def test_HEX_EN_2_good_brings_john_wilson_first_and_bad_the_monster_last(board):
     board2.start_turn(S.GOOD, enter=True)
     assert board.counter("John Wilson") not in board2.legal()
     assert {board2.counter("Colonel Grant"), board2.counter("Dorothy Pym")} <= set(board2.legal())
+
+
+def test_HEX_EN_2_the_monster_may_not_come_on_after_seven_of_the_eight_cultists(board):
+    """HEX-EN-2 at its boundary: "The bad player must leave the Monster until last": with 7 of
+    the 8 Cultists come on (one of them since killed) the Monster is not offered; with the
+    eighth on, it is."""
+    for k in (2, 3, 4, 6, 7, 8):
+        board.put(f"Cultist {k}", f"{'abcdefgh'[k - 1]}2")
+    board.s[S.S_ENTERED + S.BAD] += 1  # Cultist 5 came on and was killed: it counts as come on
+    board.retire("Cultist 5")
+    board.start_turn(S.BAD, enter=True)
+    assert set(board.legal()) == {board.counter("Cultist 1"), S.A_PASS}
+    assert board.counter("Monster") not in board.legal()
+    b = Board()
+    for k in range(1, 9):
+        b.put(f"Cultist {k}", f"{'abcdefgh'[k - 1]}2")
+    b.start_turn(S.BAD, enter=True)
+    assert set(b.legal()) == {b.counter("Monster"), S.A_PASS}
 
 
 # ---- movement --------------------------------------------------------------------------------
@@ -271,6 +369,43 @@ def test_HEX_MV_7_a_carrier_elsewhere_is_not_offered_to_leave_it(board):
     board.start_turn(S.GOOD)
     board.act(board.counter("John Wilson"))
     assert board.decision() == S.D_MOVE_TO
+
+
+def test_HEX_MV_7_with_drop_in_passing_a_carrier_leaves_it_crossing_its_base_line():
+    """HEX-MV-7, "may move onto it's own baseline, and move off leaving the Artefact behind",
+    read within one move (drop_in_passing = true): Dorothy Pym (move 4) carries Artefact 3
+    from c6 to c8 (two steps), leaves it there and walks on two steps; the third Artefact on
+    Good's line wins at once.  Off (the default) she is not asked."""
+    def position(b: Board) -> int:
+        b.artefact(0, "a8")
+        b.artefact(1, "g8")
+        b.artefact(2, "c6")
+        dp = b.put("Dorothy Pym", "c6")
+        b.put("Cultist 1", "h1")
+        b.start_turn(S.GOOD)
+        assert b.s[S.S_C_CARRY + dp] == 3
+        b.act(dp)
+        return dp
+
+    off = Board()
+    position(off)
+    assert off.decision() == S.D_MOVE_TO
+    b = Board({"drop_in_passing": True})
+    dp = position(b)
+    assert b.decision() == S.D_DROP and set(b.legal()) == {S.A_KEEP, S.A_LEAVE}
+    b.act(S.A_LEAVE)
+    assert b.decision() == S.D_DROP_HEX
+    assert b.legal_hexes() == {"b8", "c8", "d8", "e8"}  # within three steps: one left
+    b.act(b.hex("c8"))
+    assert b.decision() == S.D_MOVE_TO
+    assert {"c6", "d7", "b7", "e8"} <= b.legal_hexes()  # two steps on from c8
+    assert "c5" not in b.legal_hexes()  # three
+    ev, evn = b.events()
+    b.game.apply(b.config, b.st, b.hex("d7"), ev)
+    assert b.pos("Dorothy Pym") == "d7" and b.s[S.S_C_CARRY + dp] == 0
+    assert b.s[S.S_A_HEX + 2] == b.hex("c8") and b.s[S.S_A_CARRIER + 2] == 0
+    assert b.s[E.OUTCOME] == S.O_GOOD_WIN
+    assert [int(x) for x in ev[0][:5]] == [S.EV_DROP, dp, 2, b.hex("c8"), 1]
 
 
 def test_HEX_MV_8_a_carrier_cannot_enter_another_artefacts_hex(board):
@@ -399,12 +534,35 @@ def test_HEX_C_6_attack_against_defence_and_a_die_that_must_equal_or_beat_the_nu
     assert abs(kills / tries - 4 / 6) < 0.07  # rolls of 3, 4, 5 or 6
 
 
-def test_HEX_C_7_the_combat_results_table_as_printed(board):
-    table = {1: (5, 4, 3), 2: (5, 5, 4), 3: (6, 5, 5), 4: (6, 6, 6)}
-    ip = board.ip
-    for d, row in table.items():
-        for a, need in enumerate(row, start=1):
-            assert ip[S.I_CRT + (d - 1) * S.MAX_CRT_COLS + a - 1] == need
+CRT = {1: (5, 4, 3), 2: (5, 5, 4), 3: (6, 5, 5), 4: (6, 6, 6)}  # HEX-C-7, as printed
+
+
+def first_roll_stream(roll: int) -> np.ndarray:
+    """A game stream whose first d6 comes up ``roll``."""
+    for seed in range(500):
+        rng = new_rng(seed, 0)
+        if 1 + int(R.rng_int(rng.copy(), 6)) == roll:
+            return rng
+    raise AssertionError(roll)
+
+
+@pytest.mark.parametrize("defence", sorted(CRT))
+def test_HEX_C_7_every_cell_of_the_combat_results_table_decides_an_attack(defence):
+    """HEX-C-6, HEX-C-7: every cell through the attack combat makes (not the array read back):
+    Colonel Grant with attack a shoots a Cultist with defence d; the attack asks the table's
+    number, a roll one lower misses and a roll of that number kills."""
+    for attack, need in enumerate(CRT[defence], start=1):
+        for roll in (need - 1, need):
+            b = Board({"good.colonel_grant.attack": attack, "bad.cultist.defence": defence})
+            cg = b.put("Colonel Grant", "d8")
+            c1 = b.put("Cultist 1", "d6")
+            b.st.rng[:] = first_roll_stream(roll)
+            ev, evn = b.events()
+            R.attack(b.ip, b.s, b.st.rng, cg, c1, ev, evn)
+            row = [int(x) for x in ev[0]]
+            assert row[:7] == [S.EV_ATTACK, cg, c1, attack, defence, need, roll], (attack, defence)
+            assert row[7] == int(roll >= need)
+            assert (b.s[S.S_C_STATUS + c1] == S.CS_DEAD) == (roll >= need)
 
 
 def test_HEX_C_8_the_killed_are_removed_at_once(board):
@@ -441,16 +599,50 @@ def test_HEX_C_9_the_survivor_of_a_fight_over_an_artefact_carries_it(board):
     assert board.s[S.S_A_CARRIER + 0] == jw + 1 and board.s[S.S_C_CARRY + jw] == 1
 
 
+def test_HEX_C_9_an_artefact_taken_up_in_a_fight_is_counted_and_logged(board):
+    """HEX-MV-6 with HEX-MV-9, HEX-C-9: in a melee over an Artefact the side whose turn it is
+    carries it; that take-up is counted (pickups, carriers in the record) and logged, and the
+    survivor who already carries it is not counted twice."""
+    board.artefact(0, "d5")
+    c1 = board.put("Cultist 1", "d5")
+    jw = board.put("John Wilson", "d5")
+    board.put("Dr Latern", "a8")
+    board.s[S.S_A_CARRIER + 0] = c1 + 1  # the Cultist took it up in Bad's turn
+    board.s[S.S_C_CARRY + c1] = 1
+    board.s[S.S_SIDE] = S.BAD
+    ev, evn = board.events()
+    R.begin_turn(board.ip, board.s, S.GOOD, ev, evn)
+    assert board.s[S.S_A_CARRIER + 0] == jw + 1 and board.s[S.S_C_CARRY + c1] == 0
+    assert board.s[S.S_PICKUPS + S.GOOD] == 1 and board.s[S.S_C_CARRIED + jw] == 1
+    rows = [list(e) for e in ev[:evn[0]] if e[0] == S.EV_PICKUP]
+    assert rows == [[S.EV_PICKUP, jw, 0, board.hex("d5"), 2, 0, 0, 0]]
+    R.advance(board.ip, board.s, board.st.rng, ev, evn)
+    board.pass_entry()
+    rigged(board, kill=True)
+    board.end_movement()  # the melee: John Wilson kills the Cultist and keeps the Artefact
+    assert board.s[S.S_C_STATUS + c1] == S.CS_DEAD
+    assert board.s[S.S_PICKUPS + S.GOOD] == 1  # not counted a second time
+    rec = np.zeros(S.R_SIZE, dtype=np.int64)
+    R.record(board.ip, board.fp, board.s, board.st.h, rec)
+    assert rec[S.R_GOOD_CARRIERS] == 1 and rec[S.R_GOOD_PICKUPS] == 1
+
+
 def test_HEX_B_1_the_imbalance_is_measured_with_a_paired_interval():
+    """HEX-B-1, "the game is unbalanced. That is deliberate": the simulator measures by how
+    much.  Pinned: heuristic against heuristic with the assumed counters, 400 games of seed 3,
+    Good wins 156, Bad 240, 4 stalemates (a change to the rules or the heuristic that moves
+    them must say so); Bad's lead is 21 points with its paired interval clear of 0."""
     from experiments.running.runner import run
 
-    summary = run("hex", None, "heuristic", games=600, seed=3).summary()
+    result = run("hex", None, "heuristic", games=400, seed=3)
+    outcomes = result.frame["outcome"].to_numpy()
+    counts = [int((outcomes == k).sum()) for k in range(3)]
+    assert counts == [156, 240, 4]
+    summary = result.summary()
     diff = summary["seat_differences"][0]
     assert diff["seats"] == [0, 1]
-    lo, hi = diff["ci95"]
-    assert lo <= diff["diff"] <= hi and hi - lo < 0.2
-    rates = {row["seat"]: row["rate"] for row in summary["seat_win_rates"]}
-    assert rates[0] - rates[1] == pytest.approx(diff["diff"])
+    assert diff["diff"] == pytest.approx((156 - 240) / 400)
+    assert diff["ci95"][1] < 0  # Bad is favoured, beyond sampling noise
     assert set(summary["outcome_rates"]) == {"good_win", "bad_win", "stalemate"}
 
 

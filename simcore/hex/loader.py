@@ -42,7 +42,7 @@ ENGINE_LIMITS: tuple[Limit, ...] = (
 
 class HexParams(NamedTuple):
     ip: np.ndarray  # int64[I_SIZE]
-    fp: np.ndarray  # float64[1] (the game has no float parameters)
+    fp: np.ndarray  # float64[F_SIZE]: search's valuation (F_STALEMATE_WORTH)
     rows: int
     cols: int
     kind_names: tuple[str, ...]  # counter kind k's name
@@ -241,17 +241,22 @@ def compile_params(rules: RulesData) -> HexParams:
     ip[S.I_FIRST_SIDE] = S.GOOD if rules["first_side"] == "good" else S.BAD
     ip[S.I_ENTERED_MOVES] = int(rules["entered_counter_moves"])
     ip[S.I_ACCESS_PATH] = int(rules["undergrowth_access"] == "path")
+    ip[S.I_WIN_POSSESSION] = int(rules["win_by"] == "possession")
+    ip[S.I_DROP_PASSING] = int(rules["drop_in_passing"])
     ip[S.I_DIE_FACES] = rules["components.die_faces"]
     ip[S.I_BASE_ROWS] = base
     ip[S.I_GOOD_AT_BOTTOM] = int(good_bottom)
     ip[S.I_CRT_ROWS] = crt_rows
     ip[S.I_CRT_COLS] = crt_cols
     # a turn asks at most: what to bring on and where, then per counter which moves, whether it
-    # leaves its Artefact and where, which attacks and whom, and the two "no more"s
-    per_turn = 2 + 5 * n + 2
+    # leaves its Artefact (and in passing, where) and where it goes, which attacks and whom,
+    # and the two "no more"s
+    per_turn = 2 + 6 * n + 2
     fill_param_header(ip, state_size=S.S_SIZE, hidden_size=1, view_size=1,
                       mask_size=max(n_hex, S.MAX_COUNTERS + 1), record_size=S.R_SIZE, seats=2,
                       max_decisions=n_art + rules["components.undergrowth"]
                       + rules["max_turns"] * per_turn + 16)
-    return HexParams(ip, np.zeros(1, dtype=np.float64), rows, cols, tuple(kind_names),
+    fp = np.zeros(S.F_SIZE, dtype=np.float64)
+    fp[S.F_STALEMATE_WORTH] = rules["stalemate_worth"]
+    return HexParams(ip, fp, rows, cols, tuple(kind_names),
                      tuple(counter_names), tuple(counter_side))

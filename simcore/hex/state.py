@@ -30,13 +30,15 @@ D_PLACE_UNDERGROWTH = 2  # answer: a hex
 D_ENTER = 3  # answer: a counter to bring on, or A_PASS
 D_ENTER_HEX = 4  # answer: a hex of the side's base line
 D_MOVE_PICK = 5  # answer: a counter to move, or A_END (movement over)
-D_DROP = 6  # answer: A_KEEP or A_LEAVE (a carrier leaving its own base line)
+D_DROP = 6  # answer: A_KEEP or A_LEAVE (a carrier leaving its own base line, or crossing it)
 D_MOVE_TO = 7  # answer: a hex
 D_ATTACK_PICK = 8  # answer: a counter to attack at range, or A_END (combat over)
 D_ATTACK_TARGET = 9  # answer: the enemy counter attacked
+D_DROP_HEX = 10  # answer: the base-line hex it leaves its Artefact in, passing (drop_in_passing)
 DECISION_NAMES = ("none", "place an Artefact", "place Undergrowth", "bring on a counter",
                   "where to bring it on", "which counter moves", "leave the Artefact?",
-                  "where it moves", "which counter attacks", "which enemy it attacks")
+                  "where it moves", "which counter attacks", "which enemy it attacks",
+                  "where it leaves the Artefact")
 A_PASS = MAX_COUNTERS  # D_ENTER: bring nothing on this turn
 A_END = MAX_COUNTERS  # D_MOVE_PICK, D_ATTACK_PICK: no more moves / attacks
 A_KEEP = 0  # D_DROP: move on carrying the Artefact
@@ -46,7 +48,8 @@ A_LEAVE = 1  # D_DROP: leave it on the base line
 PR_SETUP = 1  # locals: placements made
 PR_TURN = 2  # locals: phase
 PR_ENTER = 3  # locals: counter chosen
-PR_MOVE = 4  # locals: counter chosen, leaving its Artefact (0/1)
+PR_MOVE = 4  # locals: counter chosen, leaving its Artefact (0/1), the hex it leaves it in
+#              passing + 1 (0: none), the steps left after it
 PR_ATTACK = 5  # locals: attacker chosen
 PH_ENTER, PH_MOVE, PH_COMBAT = 0, 1, 2
 
@@ -76,8 +79,9 @@ EV_PLACE = 1  # side, what (0 Artefact, 1 Undergrowth), hex, index
 EV_TURN = 2  # turn, side
 EV_ENTER = 3  # counter, hex
 EV_MOVE = 4  # counter, from hex, to hex, Artefact carried + 1 (0 none)
-EV_PICKUP = 5  # counter, Artefact, hex, how (0 start of turn, 1 survivor of a fight)
-EV_DROP = 6  # counter, Artefact, hex
+EV_PICKUP = 5  # counter, Artefact, hex, how (0 start of turn, 1 survivor of a fight,
+#               2 start of turn in a fight: its side's turn, so it carries it)
+EV_DROP = 6  # counter, Artefact, hex, 1 when left in passing (drop_in_passing)
 EV_ATTACK = 7  # attacker, target, attack, defence, needed, rolled, killed (0/1)
 EV_WIN = 8  # side, turn
 EV_CAP = 9  # turn
@@ -95,6 +99,8 @@ I_MAX_TURNS = PARAMS.field("max_turns")
 I_FIRST_SIDE = PARAMS.field("first_side")
 I_ENTERED_MOVES = PARAMS.field("entered_counter_moves")
 I_ACCESS_PATH = PARAMS.field("undergrowth_access_path")  # 1: HEX-S-5 keeps paths open
+I_WIN_POSSESSION = PARAMS.field("win_by_possession")  # 1: HEX-O-1 counts no enemy-held one
+I_DROP_PASSING = PARAMS.field("drop_in_passing")  # 1: HEX-MV-7 also within one move
 I_DIE_FACES = PARAMS.field("die_faces")
 I_BASE_ROWS = PARAMS.field("base_line_rows")
 I_GOOD_AT_BOTTOM = PARAMS.field("good_at_bottom")  # 1: Good's base line is the bottom row
@@ -123,6 +129,10 @@ I_DIST = PARAMS.array("dist", MAX_HEX * MAX_HEX)  # [a * MAX_HEX + b]
 # the hexes counter c can shoot into from hex h (distance 1 .. its range): [(c * MAX_HEX + h) * 2]
 I_C_RANGE_BITS = PARAMS.array("counter_range_bits", MAX_COUNTERS * MAX_HEX * BIT_WORDS)
 I_SIZE = PARAMS.size
+
+# ---- float parameters: fp (search's valuation, not rules) -----------------------------------
+F_STALEMATE_WORTH = 0  # what a stalemate is worth to each side (returns, evaluate)
+F_SIZE = 1
 
 # ---- the public state: s ----------------------------------------------------------------------
 STATE = state_layout("hex state")

@@ -80,7 +80,8 @@ def _on_base(ip: np.ndarray, side: int, h: int) -> bool:
 
 def action_text(decision: int, a: int, codes: list[str], cols: int) -> str:
     """An answer to ``decision`` in words: a hex, a counter, or what a named code means."""
-    if decision in (S.D_PLACE_ARTEFACT, S.D_PLACE_UNDERGROWTH, S.D_ENTER_HEX, S.D_MOVE_TO):
+    if decision in (S.D_PLACE_ARTEFACT, S.D_PLACE_UNDERGROWTH, S.D_ENTER_HEX, S.D_MOVE_TO,
+                    S.D_DROP_HEX):
         return hex_name(a, cols)
     if decision == S.D_DROP:
         return "leave it" if a == S.A_LEAVE else "keep it"
@@ -167,10 +168,18 @@ def format_events(game, config, seed: int, index: int, events: np.ndarray,
             carry = f" carrying Artefact {d}" if d else ""
             out.append(f"  {codes[a]} moves {at(b)} -> {at(c)}{carry}.")
         elif code == S.EV_DROP:
-            out.append(f"  {codes[a]} leaves Artefact {b + 1} at {at(c)} on its base line.")
+            if d == 1:
+                out.append(f"  {codes[a]} crosses its base line and leaves Artefact {b + 1} at "
+                           f"{at(c)}.")
+            else:
+                out.append(f"  {codes[a]} leaves Artefact {b + 1} at {at(c)} on its base line.")
         elif code == S.EV_PICKUP:
-            how = "starts its turn on" if d == 0 else "survives the fight over"
-            out.append(f"  {codes[a]} {how} Artefact {b + 1} at {at(c)} and carries it.")
+            if d == 2:
+                out.append(f"  {codes[a]} starts its turn in a fight over Artefact {b + 1} at "
+                           f"{at(c)}: its side's turn, so it carries it.")
+            else:
+                how = "starts its turn on" if d == 0 else "survives the fight over"
+                out.append(f"  {codes[a]} {how} Artefact {b + 1} at {at(c)} and carries it.")
         elif code == S.EV_MELEE:
             out.append(f"  {codes[a]} and {codes[b]} share a hex: {codes[a]} must attack.")
         elif code == S.EV_ATTACK:
