@@ -16,7 +16,7 @@ from simcore.registry import get_game
 # the project's modules that hold jitted code; importing them must compile nothing
 _MODULES = ["simcore.engine", "simcore.kernels", "strategies.search", "simcore.tec.rules",
             "strategies.tec", "simcore.sticky.rules", "strategies.sticky", "simcore.wakeup.rules",
-            "strategies.wakeup"]
+            "strategies.wakeup", "simcore.hex.rules", "strategies.hex"]
 
 _PROBE = """
 import importlib, json, sys, contextlib
@@ -26,7 +26,7 @@ with contextlib.ExitStack() as st:
     for m in sys.argv[1:]:
         importlib.import_module(m)
     import strategies.registry as reg
-    for g in ("tec", "sticky", "wakeup"):
+    for g in ("tec", "sticky", "wakeup", "hex"):
         reg.names(g)
 names = []
 for ts, ev in rec.buffer:
