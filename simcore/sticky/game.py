@@ -27,6 +27,7 @@ class Sticky(Game):
     outcomes = S.OUTCOMES
     record_fields = S.RECORD_FIELDS
     default_strategy = "honest"
+    first_compile_s = 20.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
     shortcuts = {"players": Shortcut("players", "N", "Players (2-6).")}
 
     def compile_params(self, rules: RulesData) -> StickyParams:
