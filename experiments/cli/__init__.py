@@ -20,7 +20,7 @@ from typing import Annotated
 
 import typer
 
-from experiments.cli import balance, bench, games, play, serve, strength, sweeps
+from experiments.cli import balance, bench, games, play, serve, strength, sweeps, uncertainty
 from experiments.cli.common import OneLineErrors, shortcut_table, shortcuts_epilog, with_shortcuts
 
 app = typer.Typer(
@@ -65,6 +65,7 @@ COMMANDS = (
     ("bench", bench.bench, False),
     ("sensitivity", balance.sensitivity, True),
     ("tune", balance.tune, True),
+    ("uncertainty", uncertainty.uncertainty, True),
     ("sweep", sweeps.sweep, False),
     ("report", sweeps.report, False),
     ("pool", play.pool, False),

@@ -1,0 +1,191 @@
+"""``cthulhu-sim uncertainty``: every assumed number sampled over its plausible range together
+(Latin hypercube or Sobol'), on common random numbers; the figure at the defaults with its
+interval, its band over the assumptions, and the values that drive the band."""
+
+import json
+
+import numpy as np
+import pytest
+
+from experiments.analysis.knobs import KnobError
+from experiments.analysis.uncertainty import factors, run_uncertainty, unit_sample
+from tests.balance_support import toy_games  # noqa: F401  (a fixture)
+from tests.cli_support import invoke
+
+pytestmark = pytest.mark.usefixtures("toy_games")  # coin and duel registered
+
+# duel: seat 0 wins playout i when u_i < (50 + edge - comp) / 100.  Both keys are assumed
+# with no plausible range given, so one step each way: edge 9..11, comp 0..1 (its minimum).
+DUEL_PLAUSIBLE = """
+players = { value = 2, min = 2, max = 2, source = "rulebook", note = "Two." }
+edge = { value = 10, min = 0, max = 40, plausible = [0, 20], source = "assumed", note = "n" }
+comp = { value = 0, min = 0, max = 40, plausible = [0, 0], source = "assumed", note = "n" }
+[meta]
+game = "duel"
+title = "Duel (test game)"
+"""
+
+
+def test_the_default_ranges_are_one_step_each_way_and_rulebook_values_stay():
+    from experiments.running.plays import Setting
+
+    fs, fixed = factors(Setting.of("duel").rules, None)
+    assert [(f.name, f.lo, f.hi) for f in fs] == [("edge", 9, 11), ("comp", 0, 1)]
+    assert fixed == []  # players is a rulebook value: not sampled at all
+
+
+def test_the_band_brackets_the_default_and_is_what_the_playouts_give():
+    """By hand: on common random numbers seat 0's win rate at (edge, comp) is the share of the
+    playouts' uniforms below (50 + edge - comp) / 100, so every sample's figure lies between
+    the figures at (9, 1) and (11, 0), and the figure rises with edge and falls with comp."""
+    from tests.balance_support import uniforms
+
+    games, seed = 400, 7
+    r = run_uncertainty("duel", samples=12, games=games, seed=seed)
+    u = uniforms(seed, 0, games)
+    h = r.headline
+    assert h.default.value == pytest.approx(np.mean(u < 0.60))
+    for (edge, comp), y in zip(r.X, h.values, strict=True):
+        assert edge in (9, 10, 11) and comp in (0, 1)
+        assert y == pytest.approx(np.mean(u < (50 + edge - comp) / 100))
+    assert np.mean(u < 0.58) <= h.p5 <= h.median <= h.p95 <= np.mean(u < 0.61)
+    assert h.p5 <= h.default.value <= h.p95
+    assert h.default.lo < h.default.value < h.default.hi
+    names = [d["key"] for d in h.drivers]
+    assert set(names) == {"edge", "comp"}
+    score = {d["key"]: d["score"] for d in h.drivers}
+    assert score["edge"] > 0 > score["comp"]
+    # a competitive game: every seat's band, seat 1's the complement of seat 0's here
+    assert [b.metric.name for b in r.bands] == ["seat0", "seat1"]
+    assert r.bands[1].values == pytest.approx(1 - h.values)
+    # a Latin hypercube: each integer value of edge about equally often
+    counts = np.bincount(r.X[:, 0].astype(int) - 9)
+    assert counts.min() >= 3
+
+
+def test_a_given_plausible_range_is_used_and_the_wide_key_drives_the_band(tmp_path):
+    rules = tmp_path / "duel.toml"
+    rules.write_text(DUEL_PLAUSIBLE)
+    r = run_uncertainty("duel", rules_path=str(rules), samples=32, games=500, seed=3)
+    assert [f.name for f in r.factors] == ["edge"]
+    assert [f.name for f in r.fixed] == ["comp"]  # plausible = [0, 0]: left as it is
+    assert r.X[:, 0].min() >= 0 and r.X[:, 0].max() <= 20
+    h = r.headline
+    assert h.p95 - h.p5 > 0.1  # 20 points of edge: a wide band
+    assert h.drivers[0]["key"] == "edge" and h.drivers[0]["score"] > 0.95
+    assert h.r2 > 0.9
+    with pytest.raises(KnobError, match="comp: its plausible range is the one value 0"):
+        run_uncertainty("duel", rules_path=str(rules), keys=["comp"], samples=4, games=10)
+
+
+def test_common_random_numbers_the_same_seed_gives_the_same_answer():
+    a = run_uncertainty("duel", samples=8, games=300, seed=11).summary()
+    b = run_uncertainty("duel", samples=8, games=300, seed=11).summary()
+    assert a == b
+    c = run_uncertainty("duel", samples=8, games=300, seed=12).summary()
+    assert c["default"] != a["default"]
+
+
+def test_sobol_and_lhs_cover_the_cube():
+    for method in ("lhs", "sobol"):
+        U = unit_sample(method, 3, 16, 1, 0)
+        assert U.shape == (16, 3) and U.min() >= 0 and U.max() < 1
+    assert run_uncertainty("duel", method="sobol", samples=8, games=50).headline
+
+
+def test_a_list_moves_whole_between_its_two_ends():
+    """coin's ladder [10, -20], assumed with no range given: one step each way, so its lowest
+    list is [9, -21] and its highest [11, -19], every item at once."""
+    r = run_uncertainty("coin", keys=["ladder", "spread"], samples=6, games=50)
+    assert r.refused == 0
+    assert [f.name for f in r.factors] == ["spread", "ladder"]  # the rules data's order
+    ladder = r.factors[1]
+    assert (ladder.lo, ladder.hi) == ([9, -21], [11, -19])
+    assert ladder.at(0.0) == [9, -21] and ladder.at(0.99) == [11, -19]
+    assert ladder.at(0.5) == [10, -20]
+    assert r.rows["ladder"].between(0, 1).all()  # its place between the two ends
+
+
+def test_a_sample_the_rules_refuse_is_replaced(monkeypatch):
+    from experiments.analysis import uncertainty as unc
+    from simcore.rules_data import RulesError
+
+    real = unc.Setting.point
+    seen = {"n": 0}
+
+    def point(self, changes, seed):
+        if changes.get("edge") == 11:
+            seen["n"] += 1
+            raise RulesError("override: edge 11 refused (a test's constraint)")
+        return real(self, changes, seed)
+
+    monkeypatch.setattr(unc.Setting, "point", point)
+    r = run_uncertainty("duel", samples=9, games=20, seed=2)
+    assert len(r.X) == 9 and 11 not in r.X[:, 0]
+    assert r.refused == seen["n"] > 0
+    assert "edge 11 refused" in r.refused_first
+    assert "refused by the rules and drawn again" in r.format()
+
+
+@pytest.mark.parametrize("args, culprit", [
+    (["--keys", "no_such"], "--keys no_such: unknown key"),
+    (["--keys", "players"], "a rulebook value"),
+    (["--samples", "1"], "--samples"),
+    (["--method", "magic"], "--method magic"),
+    (["--metric", "seat5"], "seat5"),
+])
+def test_bad_input_is_one_line(args, culprit):
+    r = invoke("uncertainty", "duel", "--games", "10", "-q", *args)
+    assert r.exit_code == 2, r.output
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and culprit in lines[0], r.output
+
+
+def test_json_keys_and_the_folder_resumes(tmp_path):
+    out = tmp_path / "u"
+    args = ["uncertainty", "duel", "--samples", "6", "--games", "64", "--seed", "5"]
+    r = invoke(*args, "--json", "--out", out)
+    assert r.exit_code == 0, r.output
+    s = json.loads(r.output)
+    assert set(s["default"]) == {"value", "ci95"}
+    assert set(s["band"]) >= {"median", "p5", "p95"}
+    assert s["drivers"] and set(s["drivers"][0]) >= {"key", "score"}
+    assert s["seats"][0]["metric"] == "seat1"
+    for name in ("uncertainty.json", "samples.parquet", "samples.csv", "chart-band.png",
+                 "report.md", "report.html", "manifest.json"):
+        assert (out / name).is_file(), name
+    assert "over its assumptions" in (out / "report.md").read_text()
+    again = invoke(*args, "--json", "--out", out)
+    assert again.exit_code == 2 and "--resume" in again.output
+    resumed = invoke(*args, "--json", "--out", out, "--resume")
+    assert resumed.exit_code == 0, resumed.output
+    t = json.loads(resumed.output)
+    assert t["games_played"] == 0 and t["band"] == s["band"]
+    text = invoke(*args)
+    assert text.exit_code == 0 and "at the defaults" in text.output
+
+
+def test_hex_each_sample_is_the_run_of_its_counters_on_the_same_playouts():
+    """The hex wargame, two Bad counter values (one step each way): every sample's Good win
+    rate is what ``run`` gives for those counters on the same seed and playouts, the band
+    brackets the default's figure, and both keys are ranked as drivers."""
+    from simcore.registry import get_game
+
+    games, seed = 40, 4
+    keys = ["bad.cultist.move", "bad.monster.move"]
+    r = run_uncertainty("hex", keys=keys, samples=3, games=games, seed=seed)
+    g = get_game("hex")
+    assert [f.name for f in r.factors] == keys
+    assert [(f.lo, f.hi) for f in r.factors] == [(3, 5), (1, 3)]
+    for (cm, mm), y in zip(r.X, r.headline.values, strict=True):
+        cfg = g.configure({"bad.cultist.move": int(cm), "bad.monster.move": int(mm)})
+        recs = g.run_batch(cfg, seed, 0, games)
+        assert y == np.mean(recs["winner"] == 0)
+    base = g.run_batch(g.configure({}), seed, 0, games)
+    assert r.headline.default.value == np.mean(base["winner"] == 0)
+    # three samples of a Latin hypercube: each key takes each of its three values once
+    assert sorted(r.X[:, 0]) == [3, 4, 5] and sorted(r.X[:, 1]) == [1, 2, 3]
+    h = r.headline
+    assert h.p5 <= h.default.value <= h.p95  # (measured on this seed)
+    assert {d["key"] for d in r.headline.drivers} == set(keys)
+    assert [b.metric.name for b in r.bands] == ["seat0", "seat1"]
