@@ -160,10 +160,36 @@ def cache_folder_of(dispatcher) -> str:
     return dispatcher._cache._cache_path
 
 
+_state: dict[str, str | None] = {"root": None, "numba_dir_set": None}
+
+
+def group_cached(group: str) -> bool:
+    """Whether a group's folder of compiled code exists (False in a fresh cache, and after an
+    edit to one of the group's files: its folder's name changes)."""
+    root = _state["root"]
+    if root is None:
+        return False
+    folder = os.path.join(root, _group_folder(group))
+    try:
+        return any(True for _ in os.scandir(folder))
+    except OSError:
+        return False
+
+
+def child_env(env: dict[str, str] | None = None) -> dict[str, str]:
+    """The environment for a child process that is to share this process's cache: without
+    the NUMBA_CACHE_DIR this module set (the child would take it for the root)."""
+    out = dict(os.environ if env is None else env)
+    if _state["numba_dir_set"] is not None and out.get("NUMBA_CACHE_DIR") == _state[
+            "numba_dir_set"]:
+        del out["NUMBA_CACHE_DIR"]
+    return out
+
+
 def configure_numba_cache() -> None:
     """Point numba at the cache folders for this exact version of the sources."""
     chosen = os.environ.get("NUMBA_CACHE_DIR")
-    if chosen:
+    if chosen and chosen != _state["numba_dir_set"]:
         root = chosen
     else:
         root = cache_root()
@@ -173,6 +199,7 @@ def configure_numba_cache() -> None:
         except OSError:
             return  # unwritable: numba falls back to its default locations
         os.environ["NUMBA_CACHE_DIR"] = target
+        _state["numba_dir_set"] = target
         import numba
 
         numba.config.CACHE_DIR = target
@@ -180,4 +207,5 @@ def configure_numba_cache() -> None:
         os.makedirs(root, exist_ok=True)
     except OSError:
         return
+    _state["root"] = root
     _install_locator(root)

@@ -235,7 +235,7 @@ CHUNK = 8  # playouts a prange iteration plays (each thread reuses its arrays ac
 
 
 # ---- frames ---------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_push(s, proc):
     """Push a frame for procedure ``proc`` with its locals zeroed; returns its offset."""
     d = s[DEPTH]
@@ -247,46 +247,46 @@ def frame_push(s, proc):
     return base
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_top(s):
     """Offset of the top frame (-1 when the stack is empty)."""
     d = s[DEPTH]
     return FRAMES + (d - 1) * FRAME_WIDTH if d > 0 else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_proc(s):
     """The procedure of the top frame (-1 when the stack is empty)."""
     d = s[DEPTH]
     return s[FRAMES + (d - 1) * FRAME_WIDTH] if d > 0 else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_get(s, k):
     """Local ``k`` (0 .. FRAME_WIDTH - 2) of the top frame."""
     return s[FRAMES + (s[DEPTH] - 1) * FRAME_WIDTH + 1 + k]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_set(s, k, value):
     s[FRAMES + (s[DEPTH] - 1) * FRAME_WIDTH + 1 + k] = value
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_pop(s):
     d = s[DEPTH] - 1
     s[FRAMES + d * FRAME_WIDTH] = 0
     s[DEPTH] = d
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def ask(s, seat, decision):
     """Stop at a decision: ``seat`` is to answer a ``decision``."""
     s[SEAT] = seat
     s[DECISION] = decision
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def finish(s, outcome, winner):
     """End the game: no seat is asked anything more."""
     s[OUTCOME] = outcome
@@ -324,7 +324,7 @@ def rng_seed_stream(state, seed, index, stream, sub):
 
 
 # ---- stand-ins for what a game or strategy may lack -----------------------------------------
-@njit(OBSERVE_SIG, cache=True)
+@njit(cache=True)
 def observe_nothing(ip, fp, s, h, seat, view):
     """``observe`` of a game whose seats see nothing beyond the public state."""
     return
@@ -345,13 +345,13 @@ def no_legal_bits(ip, fp, s, h):
     return np.uint64(0)
 
 
-@njit(DETERMINIZE_SIG, cache=True)
+@njit(cache=True)
 def determinize_nothing(ip, fp, s, view, seat, rng, h):
     """``determinize`` of a game with no hidden state."""
     return
 
 
-@njit(EVALUATE_SIG, cache=True)
+@njit(cache=True)
 def evaluate_even(ip, fp, s, out):
     """``evaluate`` of a game that offers no estimate: an even share for every seat."""
     n = ip[P_SEATS]
@@ -359,16 +359,65 @@ def evaluate_even(ip, fp, s, out):
         out[k] = 1.0 / n if n > 0 else 0.0
 
 
-@njit(CHECK_SIG, cache=True)
+@njit(cache=True)
 def check_nothing(ip, fp, s, h):
     """``check`` of a game without a rules checker."""
     return 0
 
 
-@njit(SEARCH_SIG, cache=True)
+@njit(cache=True)
 def no_search(g, ip, fp, s, view, mask, policy, sp, qp, rng, wi, wf, ev, evn):
     """The search of a strategy that does not search (never called: ``qp[Q_SEATS]`` is 0)."""
     return first_legal(mask)
+
+
+# ---- the GAME tuple of a run that never reads it --------------------------------------------
+# The driver reads ``g`` only for search and the rules checker; a run with neither (almost every
+# run) is handed these stand-ins, so its game's standalone ``legal``, ``step``, ``determinize``
+# ... are not compiled for it (``play_one`` has its own copies inlined): a third of a cold Tiny
+# Epic Cthulhu compile.  Tests, search and ``check`` use the game's own (StepGame.functions).
+@njit(cache=True)
+def unused_init(ip, fp, s, h, rng):
+    return
+
+
+@njit(cache=True)
+def unused_legal(ip, fp, s, h, mask):
+    return 0
+
+
+@njit(cache=True)
+def unused_step(ip, fp, s, h, rng, action, ev, evn):
+    return
+
+
+@njit(cache=True)
+def unused_record(ip, fp, s, h, rec):
+    return
+
+
+UNUSED_GAME_FUNCTIONS = (unused_init, unused_legal, unused_step, observe_nothing,
+                         determinize_nothing, evaluate_even, evaluate_even, unused_record,
+                         check_nothing)
+
+
+# ---- compiling on first use -------------------------------------------------------------------
+# Every jitted function of the project is compiled when it is first used, not when its module
+# is imported: a function with an explicit signature (``@njit(SIG)``) compiles at import, and a
+# run of one game imported every game's rules and every strategy (the first-class function
+# values of ``GAME``, ``POLICY`` and ``SEARCH`` compile on demand for their type).  The runners,
+# called from Python with dispatchers that must become function values, are fixed to their
+# signatures on their first call (``ready``).
+def ready(dispatcher: Any, *sigs: Any) -> Any:
+    """``dispatcher`` compiled (or loaded from the cache) for ``sigs`` and closed to any
+    other: arguments then convert to those types (a dispatcher to its function value)
+    instead of compiling a version for each dispatcher passed."""
+    if getattr(dispatcher, "_project_ready", None) != sigs:
+        for sig in sigs:
+            compile_for(dispatcher, sig)
+        dispatcher.disable_compile()
+        dispatcher._project_ready = sigs
+    return dispatcher
 
 
 # ---- the driver -----------------------------------------------------------------------------
@@ -484,7 +533,7 @@ _RUN_SIG = types.void(PLAY, GAME, _I1, _F1, POLICIES, _F2, _I1, SEARCH, POLICY, 
                       _INT, _I2, _INT, _INT)
 
 
-@njit(_RUN_SIG, cache=True, parallel=True)
+@njit(cache=True, parallel=True)
 def run_batch(play_one, g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, start, out,
               wi_size, wf_size):
     """Play playouts ``start .. start + len(out) - 1`` in parallel, one record row each.
@@ -508,7 +557,7 @@ _TRACE_SIG = types.int64(PLAY, GAME, _I1, _F1, POLICIES, _F2, _I1, SEARCH, POLIC
                          _INT, _INT, _I1, _I2, _INT, _INT)
 
 
-@njit(_TRACE_SIG, cache=True)
+@njit(cache=True)
 def trace_game(play_one, g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, rec,
                ev, wi_size, wf_size):
     """Replay playout ``index`` of run ``seed`` with every event logged into ``ev``; fills
@@ -541,9 +590,12 @@ PLAY_BLOCK_STATE = types.FunctionType(play_block_sig(DECIDE_STATE))
 PLAY_BLOCK_VIEW = types.FunctionType(play_block_sig(DECIDE_VIEW))
 
 
-@njit([types.void(block, _I1, _F1, decide, _F1, _INT, _INT, _I2, _INT)
-       for block, decide in ((PLAY_BLOCK_STATE, DECIDE_STATE), (PLAY_BLOCK_VIEW, DECIDE_VIEW))],
-      cache=True, parallel=True)
+_CALLBACK_RUN_SIGS = tuple(types.void(block, _I1, _F1, decide, _F1, _INT, _INT, _I2, _INT)
+                           for block, decide in ((PLAY_BLOCK_STATE, DECIDE_STATE),
+                                                 (PLAY_BLOCK_VIEW, DECIDE_VIEW)))
+
+
+@njit(cache=True, parallel=True)
 def run_callback_batch(play_block, ip, fp, decide, sp, seed, start, out, chunk):
     """Play playouts ``start .. start + len(out) - 1`` of a callback game in parallel, in
     blocks of ``chunk``: playout ``i`` writes only ``out[i]``, so the thread count and the batch
@@ -704,6 +756,28 @@ def policy_values(strategy: Any) -> np.ndarray:
     return getattr(strategy, "policy_values", strategy.values)
 
 
+# the signature of each place of ``GAME``, in its order
+GAME_SIGS = (INIT_SIG, LEGAL_SIG, STEP_SIG, OBSERVE_SIG, DETERMINIZE_SIG, RETURNS_SIG,
+             EVALUATE_SIG, RECORD_SIG, CHECK_SIG)
+
+
+def compile_for(fn: Any, sig: Any) -> None:
+    """Compile (or load) ``fn`` for ``sig``; one given its signatures is compiled already."""
+    if fn._can_compile:
+        fn.compile(sig)
+
+
+def compile_game_functions(fns: tuple) -> None:
+    """Compile (or load) a ``GAME`` tuple's functions for their places in it."""
+    for fn, sig in zip(fns, GAME_SIGS, strict=True):
+        compile_for(fn, sig)
+
+
+def callback_runner() -> Any:
+    """``run_callback_batch`` ready for its two signatures (see ``ready``)."""
+    return ready(run_callback_batch, *_CALLBACK_RUN_SIGS)
+
+
 def with_threads_chunked(fn: Callable, *args: Any, chunks: int = 4) -> Any:
     """Call a parallel runner with threads taking a few chunks at a time as they free up
     (games differ in length, so equal shares decided in advance would wait on the longest)."""
@@ -782,6 +856,36 @@ class StepGame(Game):
             fns.append(fn)
         return tuple(fns)
 
+    def driver_functions(self, ip: np.ndarray, qp: np.ndarray) -> tuple:
+        """The ``GAME`` tuple a run hands the driver: the game's own when a seat searches or
+        the rules checker runs (the only readers of it), else stand-ins that compile in an
+        instant (``UNUSED_GAME_FUNCTIONS``); the games played are the same."""
+        if int(qp[Q_SEATS]) != 0 or int(ip[P_CHECK]) == 1:
+            return self.functions()
+        return UNUSED_GAME_FUNCTIONS
+
+    def compile_parts(self, config: Config) -> int:
+        """The driver (``play_one`` and the runner), the strategy's policies (and search),
+        and for a searching strategy the game's own functions: each compiles apart, since
+        they meet only as function values."""
+        searching = getattr(config.strategy, "search_fn", None) is not None
+        return 3 if searching else 2
+
+    def compile_part(self, config: Config, part: int) -> None:
+        ip = config.params.ip
+        pols, _, _, search, rpol, _, qp, _, _ = strategy_parts(config.strategy, ip)
+        if part == 0:
+            ready(run_batch, _RUN_SIG)
+            compile_for(self.play_function(), PLAY_SIG)
+            compile_game_functions(UNUSED_GAME_FUNCTIONS)
+        elif part == 1:
+            for fn in {id(f): f for f in (*pols, rpol)}.values():
+                compile_for(fn, POLICY_SIG)
+            if search is not no_search:
+                compile_for(search, SEARCH_SIG)
+        else:
+            compile_game_functions(self.functions())
+
     # ---- playing ---------------------------------------------------------------------------
     def _arrays(self, config: Config) -> tuple[np.ndarray, np.ndarray]:
         return config.params.ip, config.params.fp
@@ -792,9 +896,9 @@ class StepGame(Game):
         # every row is written in full (run_batch); the threads touch its pages first
         out = np.empty((count, len(self.record_fields)), dtype=np.int64)
         pols, sps, seat_pol, search, rpol, rsp, qp, wi, wf = strategy_parts(config.strategy, ip)
-        with_threads_chunked(run_batch, self.play_function(), self.functions(), ip, fp, pols,
-                             sps, seat_pol, search, rpol, rsp, qp, int(seed), int(start), out,
-                             int(wi), int(wf))
+        with_threads_chunked(ready(run_batch, _RUN_SIG), self.play_function(),
+                             self.driver_functions(ip, qp), ip, fp, pols, sps, seat_pol, search,
+                             rpol, rsp, qp, int(seed), int(start), out, int(wi), int(wf))
         return out
 
     def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
@@ -811,8 +915,10 @@ class StepGame(Game):
         out = np.zeros((count, len(self.record_fields)), dtype=np.int64)
         pols = (policy,) * MAX_POLICIES
         seat_pol = np.zeros(MAX_TABLE_SEATS, dtype=np.int64)
-        with_threads_chunked(run_batch, self.play_function(), self.functions(), ip, fp, pols,
-                             sps, seat_pol, no_search, policy, sps[0].copy(),
+        qp = np.zeros(1, dtype=np.float64)
+        with_threads_chunked(ready(run_batch, _RUN_SIG), self.play_function(),
+                             self.driver_functions(ip, qp), ip, fp, pols, sps, seat_pol,
+                             no_search, policy, sps[0].copy(),
                              np.zeros(1, dtype=np.float64), int(seed), int(start), out, 0, 0)
         return out.view(self.record_dtype).reshape(count)
 
@@ -826,8 +932,9 @@ class StepGame(Game):
         rec = np.zeros(len(self.record_fields), dtype=np.int64)
         ev = np.zeros((self.trace_rows, EV_WIDTH), dtype=np.int64)
         pols, sps, seat_pol, search, rpol, rsp, qp, wi, wf = strategy_parts(config.strategy, ip)
-        n = trace_game(self.play_function(), self.functions(), ip, fp, pols, sps, seat_pol,
-                       search, rpol, rsp, qp, int(seed), int(index), rec, ev, int(wi), int(wf))
+        n = ready(trace_game, _TRACE_SIG)(
+            self.play_function(), self.driver_functions(ip, qp), ip, fp, pols, sps, seat_pol,
+            search, rpol, rsp, qp, int(seed), int(index), rec, ev, int(wi), int(wf))
         return ev[:n].copy(), rec
 
     def trace_record(self, config: Config, seed: int, index: int = 0) -> np.ndarray:

@@ -129,6 +129,9 @@ class Game(ABC):
     # are over the games where it did
     event_fields: tuple[str, ...] = ()
     default_strategy: str = ""
+    # CPU seconds a first run compiles for, as `cthulhu-sim bench --compile` measured on a
+    # 2-core laptop (what the first-run line tells the user to expect)
+    first_compile_s: float = 60.0
     # CLI shortcuts (--players, --goo, ...): option name (without --) to what it sets
     shortcuts: Mapping[str, Shortcut] = {}
 
@@ -252,6 +255,16 @@ class Game(ABC):
     def warm_up(self, config: Config) -> None:
         """Compile (or load from cache) everything a run needs."""
         self.run_batch(config, 0, 0, 2)
+
+    def compile_parts(self, config: Config) -> int:
+        """How many independent parts what ``warm_up`` compiles falls into: separate processes
+        may compile them into the cache at the same time (``experiments.compile_cost.warm``),
+        and the run then loads them.  One by default: the whole."""
+        return 1
+
+    def compile_part(self, config: Config, part: int) -> None:
+        """Compile (or load) part ``part`` of ``compile_parts``."""
+        self.warm_up(config)
 
     # ---- reporting -----------------------------------------------------------------------
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:

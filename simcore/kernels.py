@@ -60,13 +60,13 @@ if COUNT_DRAWS:
 
         return types.void(), codegen
 
-    @njit(cache=True, _nrt=False, inline="always")
+    @njit(cache=True, _nrt=False, forceinline=True)
     def _count_draw():
         _count_draw_intrinsic()
 
 else:
 
-    @njit(cache=True, _nrt=False, inline="always")
+    @njit(cache=True, _nrt=False, forceinline=True)
     def _count_draw():
         return None
 
@@ -167,7 +167,7 @@ def rng_int(state, n):
     return rng_int_inline(state, n)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def rng_int_inline(state, n):
     """``rng_int``, inlined where it is called (the same number): for the few hot places
     where a call passing the state array field by field costs more than the draw."""
@@ -225,7 +225,7 @@ def roll_die(state, faces):
     return faces[rng_int(state, faces.shape[0])]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def first_legal(legal):
     """Index of the first non-zero entry of a legal-choice mask (-1 when none)."""
     for k in range(legal.shape[0]):
@@ -234,7 +234,7 @@ def first_legal(legal):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def bag_draw_at(state, counts, first, n):
     """``bag_draw`` on the bag held in ``counts[first:first + n]``, in place: a game keeps its
     bag inside its state array, and an inline draw there needs no slice and no call (both
@@ -314,7 +314,16 @@ def new_rng(seed: int, index: int = 0) -> np.ndarray:
 
 
 
-@njit(cache=True, _nrt=False)
+# The event log's signatures are given, so its callers convert their arguments to int64: left
+# to itself numba compiles it again for every mix of constants and variables a call site passes
+# (38 versions in a Wake Up run, a tenth of its cold compile).  Both are tiny; they compile on
+# import (loaded from the cache after the first time).
+EVENT_ARGS = (types.int64,) * 8
+LOG_SIG = types.void(types.int64[:, ::1], types.int64[::1], *EVENT_ARGS)  # a step game's log
+LOG_EVENT_SIGS = [LOG_SIG, types.void(types.none, types.int64[::1], *EVENT_ARGS)]
+
+
+@njit(LOG_EVENT_SIGS, cache=True, _nrt=False)
 def log_event(ev, evn, code, a, b, c, d, e, f, g):
     """Append one trace event row (code, a..g) when tracing.  Batch runs pass ``ev=None``:
     numba then compiles every call away, so logging costs nothing in the hot loop."""
@@ -414,7 +423,7 @@ _C5 = 2.08757232129817482790e-09
 _C6 = -1.13596475577881948265e-11
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def sincos_turn(x):
     """(sin x, cos x) for 0 <= x <= 2 pi (a full turn), within one ulp of the C library's
     values (within 1e-24 near their zeros, where one ulp is smaller)."""
@@ -494,7 +503,7 @@ _U0X10 = np.uint64(0x10)
 _U0X7FE0 = np.uint64(0x7FE0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def log_libm(x):
     """math.log(x), bit for bit what glibc (2.28 and later) returns on a CPU with FMA.  Its
     table formula, used for x outside [1 - 2^-4, 1 + 0x1.09p-4], is evaluated inline with
@@ -533,13 +542,13 @@ def popcount(typingctx, x):
     return x(x), codegen
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def lowest_bit(x):
     """Index of the lowest set bit of a non-zero uint64."""
     return np.int64(trailing_zeros(x))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def nth_set_bit(x, r):
     """Index of the r-th set bit (from 0, lowest first) of a uint64 with more than r set: the
     lower r cleared, no branch per bit."""
@@ -558,7 +567,7 @@ def count_legal(legal):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_bits(legal):
     """The legal mask (at most 64 entries) as the bits of one integer; the loop vectorises."""
     m = np.uint64(0)
@@ -567,7 +576,7 @@ def legal_bits(legal):
     return m
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def uniform_legal(legal, rng):
     """A legal choice, uniformly at random (-1 when none is legal): the r-th legal index for
     r uniform below their number.  Masks of up to 64 entries are handled as bits, with no

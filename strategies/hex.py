@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine import DECISION, POLICY_SIG, SEAT, frame_get
+from simcore.engine import DECISION, SEAT, frame_get
 from simcore.hex import state as S
 from simcore.hex.rules import neighbours_of, reach, targets_of
 from simcore.kernels import lowest_bit, rng_uniform
@@ -28,7 +28,7 @@ NEG = -1e18
 DANGER_MEMO = (S.MAX_CRT_ROWS + 1) * S.MAX_HEX  # danger by (defence, hex) within a decision
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(cache=True)
 def random_policy(ip, fp, s, view, mask, params, rng):
     """Uniformly among the legal choices: the baseline and fuzzer."""
     return uniform_legal(mask, rng)
@@ -74,7 +74,7 @@ W_CLEAR = 3.0  # standing where a friend carrying an Artefact may want to pass
 
 
 # ---- what a policy needs to know about the board ------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def dist(ip, a, b):
     return ip[S.I_DIST + a * S.MAX_HEX + b]
 
@@ -112,7 +112,7 @@ def kill_chance(ip, att, defence):
     return max(faces - need + 1, 0) / faces
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def noise(amount, rng):
     """A random amount from 0 to ``amount`` (no draw when it is 0: the stream is untouched)."""
     return amount * rng_uniform(rng) if amount > 0.0 else 0.0
@@ -133,7 +133,7 @@ def danger(ip, s, side, c, x):
     return 1.0 - survive
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def danger_seen(ip, s, side, c, x, memo):
     """``danger`` through a memo of one decision (the side is the same throughout, and the
     danger to a counter depends on it only by its defence): ``memo[defence * MAX_HEX + x]``,
@@ -197,7 +197,7 @@ def fetch_field(ip, s, side):
     return (seen0, seen1, p00, p01, p10, p11, p20, p21, p30, p31)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def field_steps(field, x):
     """Steps from hex ``x`` in a ``fetch_field`` (-1: no Artefact to fetch can be reached)."""
     w = x >> 6
@@ -501,7 +501,7 @@ def plan(ip, fp, s, view, mask, params, rng):
     return first_legal(mask)
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(cache=True)
 def heuristic(ip, fp, s, view, mask, params, rng):
     """Runners fetch Artefacts, fighters hunt carriers and escort their own, everyone keeps out
     of reach by ``caution``; focused fire by the CRT's odds on the most valuable target."""
@@ -530,7 +530,7 @@ BAD_STYLE = _Q["bad"]
 RANDOM_STYLE = PAIR_STYLES.index("random")
 
 
-@njit(POLICY_SIG, cache=True)
+@njit(cache=True)
 def pair(ip, fp, s, view, mask, params, rng):
     """Good and Bad each play their own strategy (strategy.good, strategy.bad), to measure
     the imbalance with every pairing."""

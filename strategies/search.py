@@ -36,7 +36,6 @@ from simcore.engine import (
     OUTCOME,
     PLAYING,
     Q_SEATS,
-    SEARCH_SIG,
     SEAT,
 )
 from simcore.kernels import RNG_WORDS, first_legal, log_event, rng_int, rng_next, splitmix64
@@ -185,7 +184,7 @@ def _log_root(node, value, show, iters, ev, evn):
         c = node[b + N_SIBLING]
 
 
-@njit(SEARCH_SIG, cache=True)
+@njit(cache=True)
 def mcts(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
     """UCT over the game's own step function, one determinization per iteration."""
     legal = g[1]
@@ -291,7 +290,7 @@ def mcts(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
     return best if best >= 0 else first_legal(mask0)
 
 
-@njit(SEARCH_SIG, cache=True)
+@njit(cache=True)
 def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
     """Flat Monte Carlo: every legal action tried in turn by a playout from a fresh
     determinization, in rounds on common random numbers; the one with the best mean result

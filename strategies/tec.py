@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine import DECISION, POLICY_SIG
+from simcore.engine import DECISION
 from simcore.kernels import lowest_bit
 from simcore.tec import legality as L
 from simcore.tec import state as S
@@ -84,14 +84,14 @@ ACTION_BITS = np.uint64((1 << S.A_END) - 1)  # the actions the heuristic weighs 
 MOVE_BITS = np.uint64(((1 << S.N_TOWNS) - 1) << S.A_MOVE)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def random_choice(ip, fp, st, view, legal, params, rng):
     """Uniformly among the legal choices at every decision: the baseline and the fuzzer."""
     return uniform_legal(legal, rng)
 
 
 # ---- reading the public state -----------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def placeable(st, t):
     """Page tokens the face-up card at Town t would still place on the Necronomicon."""
     o = S.town(t)
@@ -104,7 +104,7 @@ def placeable(st, t):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def target_page(st, c):
     """The face-up Page card most worth working toward: tokens it still places, discounted by
     what is missing and by distance.  Returns a town, or -1."""
@@ -124,7 +124,7 @@ def target_page(st, c):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def team_best_dice(ip, st, colour):
     """The most seal dice any character rolls for a portal of this colour (TEC-SE-2)."""
     best = 0
@@ -133,7 +133,7 @@ def team_best_dice(ip, st, colour):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def seal_want(ip, st, c, k, params):
     """Madness of colour k character c wants to hold for the seals ahead (0 when it is not
     to seal that colour: fewer dice than the team's most, TEC-SE-2, by more than
@@ -158,7 +158,7 @@ def seal_want(ip, st, c, k, params):
     return want
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def needs(ip, st, c, params):
     """How many more of each colour character c wants: for its target page in phase one,
     one of each open portal's colour it holds runes for in phase two (a 3-tuple).  With
@@ -194,7 +194,7 @@ def needs(ip, st, c, params):
             max(n2 - st[o + S.P_TEMP + 2], 0))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def at_risk(st, c):
     """True when a forced draw could make a Temperament Track accursed."""
     o = S.char(c)
@@ -204,7 +204,7 @@ def at_risk(st, c):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def top_face(ip):
     """The most tentacles one Cthulhu die shows (TEC-DI-1: two with the rulebook's faces)."""
     top = 0
@@ -213,7 +213,7 @@ def top_face(ip):
     return top
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def seal_margin(ip, st, c, q, params):
     """Dice character c would roll for portal q minus the portal's number (-99: cannot).
     With ``seal_reach`` the dice are counted as the rules count them (TEC-SE-2 and the
@@ -235,7 +235,7 @@ def seal_margin(ip, st, c, q, params):
     return dice - st[p + S.Q_NUMBER]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def best_seal_margin(ip, st, c, params):
     best = -99
     for q in range(S.N_PORTALS):
@@ -243,7 +243,7 @@ def best_seal_margin(ip, st, c, params):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def collect_gain(st, c, t, n, need):
     """Value of collecting up to n Madness at Town t: needed colours first, then relieving
     full town tracks (an accursed track unleashes a power)."""
@@ -267,7 +267,7 @@ def collect_gain(st, c, t, n, need):
     return 15.0 * taken + 6.0 * relieved
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def town_value(ip, st, c, t, params, need, arriving):
     """How good it is for character c to stand on Town t (used to choose moves).  Arriving
     by a Move also flips a face-down card there (TEC-MV-4); standing still does not."""
@@ -304,7 +304,7 @@ def town_value(ip, st, c, t, params, need, arriving):
     return v
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_value(ip, st, c, here, dest, params, need):
     """Value of standing on ``dest`` after a Move there, including a face-down Page card
     passed on the way (which the Move may flip instead)."""
@@ -321,7 +321,7 @@ def move_value(ip, st, c, here, dest, params, need):
     return v
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def town_action_value(ip, st, c, params, need):
     o = S.char(c)
     t = st[o + S.P_TOWN]
@@ -369,7 +369,7 @@ def town_action_value(ip, st, c, params, need):
     return 0.0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def action_value(ip, st, a, c, params, need):
     o = S.char(c)
     t = st[o + S.P_TOWN]
@@ -414,12 +414,12 @@ def action_value(ip, st, a, c, params, need):
 SIDE_PREFERENCE = (2.0, 1.0, 5.0, 3.0, 2.0, 3.0, 0.0, 4.0, 3.0, 1.0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def side_value(action, madness_track, shambler_track):
     return SIDE_PREFERENCE[action] + 0.1 * (madness_track + shambler_track)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def heuristic(ip, fp, st, view, legal, params, rng):
     """A sensible team plan: get away from the Great Old One, collect what revealed pages need,
     translate, banish threatening Shamblers, use town actions when they pay, then hunt

@@ -22,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simcore.engine import DECISION, DEPTH, FRAME_WIDTH, FRAMES, P_SEATS, POLICY_SIG, SEAT, TURN
+from simcore.engine import DECISION, DEPTH, FRAME_WIDTH, FRAMES, P_SEATS, SEAT, TURN
 from simcore.kernels import popcount, rng_uniform
 from simcore.wakeup.base import highest, lowest
 from simcore.wakeup.state import (
@@ -113,7 +113,7 @@ IMPATIENCE = 0.2  # worth added to digging for each turn past it
 BIG = 1000.0  # ending the game while ahead (or not, while behind) outweighs everything
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def random_policy(ip, fp, s, view, mask, params, rng):
     """Uniformly among the legal choices: the baseline and fuzzer."""
     return uniform_legal(mask, rng)
@@ -174,7 +174,7 @@ OBJECT_TOKENS = (0.8, 1.8, 0.7, 1.4)  # Daemonum, Ran-Tegoth, Ulthar, R'lyeh
 
 
 # ---- what the heuristic reads from the state ------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def frame_local(s, k):
     return s[FRAMES + (s[DEPTH] - 1) * FRAME_WIDTH + 1 + k]
 
@@ -807,7 +807,7 @@ def heuristic_decide(ip, fp, s, view, mask, params, rng):
     return first_legal(mask)
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def heuristic(ip, fp, s, view, mask, params, rng):
     """Values every action in tokens (a card kept, a card drawn, an Object, a further action)
     and plays the best; pays with its cheapest cards, bids while the prize is worth the cards,
@@ -837,7 +837,7 @@ STYLE_BLOCKS = (HEURISTIC_PARAMS, RACER, HOARDER)
 STYLE_PREFIX = ("", "racer.", "hoarder.")
 
 
-@njit(POLICY_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def by_seat(ip, fp, s, view, mask, params, rng):
     """Each seat plays its own style (strategy.seat_0 .. seat_3: heuristic, racer, hoarder or
     random), to see how styles fare at one table."""

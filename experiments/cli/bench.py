@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from typing import Annotated
 
@@ -29,9 +30,23 @@ def bench(
     floor: Annotated[bool, typer.Option("--floor/--no-floor", metavar="", help=(
         "Count the random numbers a playout draws (a counting build, compiled once per "
         "version of the sources) and compare with the generator's own rate."))] = True,
+    compile_: Annotated[bool, typer.Option("--compile", metavar="", help=(
+        "Measure compiling instead: CPU seconds of a cold `run GAME --games 200` with the "
+        "game's default strategy, in a fresh cache folder in a child process, against the "
+        "same run once compiled."))] = False,
+    every_strategy: Annotated[bool, typer.Option("--all", metavar="", help=(
+        "With --compile: every strategy of each game, not only its default."))] = False,
+    profile: Annotated[bool, typer.Option("--profile", metavar="", help=(
+        "With --compile: also list the jitted functions that took longest to compile "
+        "(numba's compile events)."))] = False,
 ) -> None:
     """Playouts per second for each game and strategy (after compilation), and each game's
-    random-number floor."""
+    random-number floor; with --compile, what compiling costs a first run."""
+    if not compile_ and (every_strategy or profile):
+        fail("--all and --profile go with --compile")
+    if compile_:
+        _bench_compile(game or game_names(), every_strategy, profile, json_out)
+        return
     import numba
 
     from experiments.running.runner import set_threads
@@ -124,3 +139,36 @@ def bench(
             results[g.name]["split"] = dict(splits)
     if json_out:
         typer.echo(json_text(results))
+
+
+def _bench_compile(chosen: list[str], every_strategy: bool, profile: bool,
+                   json_out: bool) -> None:
+    """``bench --compile``: each game's cold and warm run in child processes, one game at a
+    time (its CPU seconds hold when the other core is busy, but not its wall-clock ones)."""
+    from experiments.speed import compile_cost
+
+    for name in chosen:
+        try:
+            get_game(name)
+        except KeyError as exc:
+            fail(str(exc.args[0]))
+    todo = compile_cost.entries([get_game(n).name for n in chosen], every_strategy,
+                                compile_cost.DEFAULT_GAMES)
+
+    def done(r: compile_cost.CompileCost) -> None:
+        if not json_out:
+            print(f"{r.game} {r.strategy}: {r.cold_cpu_s:.1f} CPU s cold, "
+                  f"{r.warm_cpu_s:.1f} once compiled", file=sys.stderr, flush=True)
+
+    try:
+        results = compile_cost.measure(todo, jobs=1, profile=profile, done=done)
+    except RuntimeError as exc:
+        fail(str(exc), 1)
+    if json_out:
+        out: dict[str, dict] = {}
+        for r in results:
+            out.setdefault(r.game, {})[r.strategy] = r.as_dict()
+        typer.echo(json_text(out))
+        return
+    for line in compile_cost.table_lines(results):
+        typer.echo(line)

@@ -112,7 +112,7 @@ def trace(
         config = g.configure(overrides, strategy, rules)
     except (RulesError, KeyError) as exc:
         fail(message(exc))
-    announce_compile(g.name)
+    announce_compile(g.name, config)
     typer.echo(g.trace(config, seed, index, check=check_))
 
 
@@ -201,7 +201,7 @@ def check(
         fail(message(exc))
     set_threads(threads, say=True)
     if not (quiet or json_out):
-        announce_compile(g.name)
+        announce_compile(g.name, config)
     bar = progress_bar(games, quiet or json_out, f"{g.name} check")
     try:
         result = g.check(config, games=games, seed=seed,

@@ -269,7 +269,7 @@ class Plays:
                     config = by_index[i].config
                     if config.strategy.name not in self._warm:
                         if self.progress:
-                            announce_compile(f"{self.game.name} {config.strategy.name}")
+                            announce_compile(f"{self.game.name} {config.strategy.name}", config)
                         self.game.warm_up(config)
                         self._warm.add(config.strategy.name)
                     handle((i, s, n), self.game.run_batch(config, self.seed, s, n))

@@ -134,10 +134,30 @@ def progress_bar(total: int, quiet: bool, desc: str):
                 leave=False, dynamic_ncols=True)
 
 
-def announce_compile(what: str) -> None:
-    """One line on stderr before numba compiles (or loads compiled code): the first run of a
-    game compiles for a minute or more, which would otherwise look like a hang."""
-    print(f"{what}: compiling (or loading compiled code) ...", file=sys.stderr, flush=True)
+def announce_compile(what: str, *configs: Config) -> None:
+    """One line on stderr before numba compiles (or loads compiled code): a first run
+    compiles for up to a minute or two, which would otherwise look like a hang.  The games of
+    ``configs`` that have no compiled code yet (a fresh clone, an edit to their files) are
+    compiled first, on every core (``running.warmup``); the line says how long to expect."""
+    from experiments.running import warmup
+
+    items = list(dict.fromkeys((c.game.name, c.strategy.name) for c in configs))
+    todo = warmup.cold(items)
+    if not todo:
+        print(f"{what}: compiling (or loading compiled code) ...", file=sys.stderr, flush=True)
+        return
+    games = list(dict.fromkeys(g for g, _ in todo))
+    seconds = sum(get_game(g).first_compile_s for g in games)
+    print(f"{what}: compiling {', '.join(games)} for this machine, once: about "
+          f"{_about(seconds)} (later runs load it in seconds) ...", file=sys.stderr, flush=True)
+    try:
+        warmup.warm(todo)
+    except Exception:  # noqa: BLE001 - the run then compiles what is missing itself
+        pass
+
+
+def _about(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} minutes"
 
 
 def run(
@@ -177,7 +197,7 @@ def run_config(config: Config, games: int, seed: int, threads: int | None = None
     check_memory(g, games)
     set_threads(threads)
     if announce:
-        announce_compile(announce if isinstance(announce, str) else g.name)
+        announce_compile(announce if isinstance(announce, str) else g.name, config)
     g.warm_up(config)  # compile (or load from cache) before the clock starts
     bar = progress_bar(games, quiet, f"{g.name} {config.strategy.name}")
     t0 = time.perf_counter()

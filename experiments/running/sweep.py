@@ -405,9 +405,10 @@ def _play(spec: SweepSpec, d: SweepDir, spec_hash: str, manifest: dict, fresh: b
 
         set_threads(threads)
         warmed = set()
-        if progress and runs:
-            print(f"{spec.game}: compiling (or loading compiled code) ...", file=sys.stderr,
-                  flush=True)
+        if progress and runs:  # (a cold game compiles every strategy's parts side by side)
+            from experiments.running.runner import announce_compile
+
+            announce_compile(spec.game, *(r.config for r in runs.values()))
         for r in runs.values():  # compile (or load) each strategy before the clock starts
             if r.config.strategy.name not in warmed:
                 r.config.game.warm_up(r.config)

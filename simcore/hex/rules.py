@@ -21,18 +21,10 @@ import numpy as np
 from numba import njit
 
 from simcore.engine import (
-    CHECK_SIG,
     DECISION,
-    EVALUATE_SIG,
-    INIT_SIG,
-    LEGAL_SIG,
     OUTCOME,
-    PLAY_SIG,
     PLAYING,
-    RECORD_SIG,
-    RETURNS_SIG,
     SEAT,
-    STEP_SIG,
     TURN,
     WINNER,
     ask,
@@ -63,37 +55,37 @@ EVAL_STRENGTH = 0.75
 
 
 # ---- bitsets: two uint64 words held in int64 arrays ----------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def w(a, off):
     """Word ``off`` of an int64 array, as the uint64 it holds."""
     return np.uint64(a[off])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def hex_bit(h):
     """(low word, high word) with only hex ``h`` set."""
     b = _ONE << np.uint64(h & 63)
     return (b, _ZERO) if h < 64 else (_ZERO, b)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def bits_add(a, off, h):
     k = off + (h >> 6)
     a[k] = np.int64(np.uint64(a[k]) | (_ONE << np.uint64(h & 63)))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def bits_remove(a, off, h):
     k = off + (h >> 6)
     a[k] = np.int64(np.uint64(a[k]) & ~(_ONE << np.uint64(h & 63)))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def bits_has(a, off, h):
     return (np.uint64(a[off + (h >> 6)]) >> np.uint64(h & 63)) & _ONE != _ZERO
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def bits_has_pair(lo, hi, h):
     x = lo if h < 64 else hi
     return (x >> np.uint64(h & 63)) & _ONE != _ZERO
@@ -116,7 +108,7 @@ def bits_to_mask(lo, hi, mask):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def count_bits(lo, hi):
     return np.int64(popcount(lo) + popcount(hi))
 
@@ -142,13 +134,13 @@ def neighbours_of(ip, lo, hi):
 
 
 # ---- the board ------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def occupant(s, side, h):
     """The counter of ``side`` in hex ``h`` (-1 for none)."""
     return s[(S.S_H_GOOD if side == S.GOOD else S.S_H_BAD) + h] - 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def enemy_in(s, side, h):
     """The enemy counter sharing hex ``h`` with ``side`` (-1 for none)."""
     return s[(S.S_H_BAD if side == S.GOOD else S.S_H_GOOD) + h] - 1
@@ -805,7 +797,7 @@ def advance(ip, s, rng, ev, evn):
 
 
 # ---- the contract ---------------------------------------------------------------------------
-@njit(INIT_SIG, cache=True)
+@njit(cache=True)
 def init(ip, fp, s, h, rng):
     """An empty board; setup's first question (HEX-S-3: Good places first)."""
     for k in range(s.shape[0]):
@@ -822,7 +814,7 @@ def init(ip, fp, s, h, rng):
     advance(ip, s, rng, np.zeros((0, 8), dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
-@njit(LEGAL_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def legal(ip, fp, s, h, mask):
     for k in range(mask.shape[0]):
         mask[k] = 0
@@ -895,7 +887,7 @@ def legal(ip, fp, s, h, mask):
     return n
 
 
-@njit(STEP_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def step(ip, fp, s, h, rng, action, ev, evn):
     d = s[DECISION]
     side = s[S.S_SIDE]
@@ -979,7 +971,7 @@ def step(ip, fp, s, h, rng, action, ev, evn):
     advance(ip, s, rng, ev, evn)
 
 
-@njit(RETURNS_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def returns(ip, fp, s, out):
     """A win is 1, a loss 0, a stalemate ``stalemate_worth`` to each side (0.5 by default)."""
     winner = s[WINNER]
@@ -987,7 +979,7 @@ def returns(ip, fp, s, out):
         out[k] = fp[S.F_STALEMATE_WORTH] if winner < 0 else (1.0 if winner == k else 0.0)
 
 
-@njit(EVALUATE_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def evaluate(ip, fp, s, out):
     """An estimate of each side's result for an unfinished game (what a search cut off early
     scores): every Artefact home counts one for its side; a carried one counts for the
@@ -1054,7 +1046,7 @@ def evaluate(ip, fp, s, out):
         out[k] = worth + (out[k] - worth) * keep
 
 
-@njit(RECORD_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def record(ip, fp, s, h, rec):
     rec[S.R_OUTCOME] = s[OUTCOME]
     rec[S.R_WINNER] = s[WINNER]
@@ -1093,7 +1085,7 @@ def record(ip, fp, s, h, rec):
     rec[S.R_MONSTER_KILLED] = monster
 
 
-@njit(CHECK_SIG, cache=True)
+@njit(cache=True)
 def check(ip, fp, s, h):
     """The rules checker: every counter and Artefact accounted for once, the hex arrays and
     bitsets saying the same, no two counters of a side in a hex, nothing on Undergrowth, no
@@ -1170,7 +1162,7 @@ def check(ip, fp, s, h):
     return errors
 
 
-@njit(PLAY_SIG, cache=True)
+@njit(cache=True)
 def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view,
              mask, rng, srng, qrng, wi, wf, rec, ev, evn):
     """The engine's driver compiled for this game (its calls to ``legal`` and ``step`` direct,

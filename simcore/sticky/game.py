@@ -27,6 +27,7 @@ class Sticky(Game):
     outcomes = S.OUTCOMES
     record_fields = S.RECORD_FIELDS
     default_strategy = "honest"
+    first_compile_s = 20.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
     shortcuts = {"players": Shortcut("players", "N", "Players (2-6).")}
 
     def compile_params(self, rules: RulesData) -> StickyParams:
@@ -36,17 +37,30 @@ class Sticky(Game):
         return int(rules["players"])
 
     def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
-        from simcore.engine import run_callback_batch, with_threads_chunked
+        from simcore.engine import callback_runner, with_threads_chunked
         from simcore.sticky.playout import CHUNK, play_block
 
         p = config.params
         out = np.empty((count, S.R_SIZE), dtype=np.int64)  # every row is written in full
         # threads take blocks of playouts as they free up (rather than equal shares decided
         # in advance), so a thread slowed by other work on its core does not hold up the batch
-        with_threads_chunked(run_callback_batch, play_block, p.ip, p.packed, config.strategy.fn,
+        with_threads_chunked(callback_runner(), play_block, p.ip, p.packed, config.strategy.fn,
                              config.strategy.values, int(seed), int(start), out, CHUNK,
                              chunks=PARALLEL_CHUNKS)
         return out
+
+    def compile_parts(self, config: Config) -> int:
+        return 2  # the playout (play_block) and the strategy: they meet as a function value
+
+    def compile_part(self, config: Config, part: int) -> None:
+        from simcore.engine import DECIDE_VIEW, callback_runner, compile_for
+
+        if part == 0:
+            import simcore.sticky.playout  # noqa: F401  (play_block compiles as it loads)
+
+            callback_runner()
+        else:
+            compile_for(config.strategy.fn, DECIDE_VIEW.signature)
 
     def summarize_extra(self, df: pd.DataFrame, config: Config) -> dict[str, Any]:
         return {
@@ -65,12 +79,13 @@ class Sticky(Game):
         }
 
     def _trace_run(self, config: Config, seed: int, index: int) -> tuple[np.ndarray, np.ndarray]:
-        from simcore.sticky.playout import trace_game
+        from simcore.engine import ready
+        from simcore.sticky.playout import TRACE_SIG, trace_game
 
         p = config.params
         rec = np.zeros(S.R_SIZE, dtype=np.int64)
         ev = np.zeros((TRACE_ROWS, S.EV_WIDTH), dtype=np.int64)
-        n = trace_game(p.fp, p.ip, p.skill, p.curse, p.phit, config.strategy.fn,
+        n = ready(trace_game, TRACE_SIG)(p.fp, p.ip, p.skill, p.curse, p.phit, config.strategy.fn,
                        config.strategy.values, int(seed), int(index), rec, ev)
         return ev[:n], rec
 

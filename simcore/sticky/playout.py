@@ -121,7 +121,7 @@ def new_workspace(n_curses):
             scratch, need_at, rank_at)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def rank_seats(start_k, order, rank_at, roller, players):
     """Order the seats by first-throw time (``start_k`` by position from the roller), ties in
     order from the roller (a stable sort), by counting for each seat those that go before
@@ -143,7 +143,7 @@ def rank_seats(start_k, order, rank_at, roller, players):
         order[np.uint64(rank_at[k])] = s - players if s >= players else s
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def tangle_first_throws(st, start_t, start_k, order, rank_at, aim_at, tangled, tangle_t, roller,
                         players, fp, ev, evn):
     """STK-T-10: in order of time, each first throw may tangle with the one just before it:
@@ -186,7 +186,7 @@ def tangle_first_throws(st, start_t, start_k, order, rank_at, aim_at, tangled, t
     return n, st
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def play_one(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, ev, evn):
     """Play one game from a seeded ``rng``; fill ``rec`` (R_* layout).  Inlined in
     ``play_rows`` alone (its one copy), so the workspace's arrays are not passed again for
@@ -396,7 +396,7 @@ _I1 = types.int64[::1]
 _I2 = types.int64[:, ::1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def unpack(ip, packed):
     """(fp, skill, curse, phit) as views of the packed float parameters (loader.packed)."""
     n_fp = ip[I_FP_SIZE]
@@ -422,6 +422,7 @@ def play_rows(fp, ip, skill, curse, phit, decide, sp, rng, ws, rec, seed, first,
             out[row + k, j] = rec[j]
 
 
+# its signature given: the callback runner has two, and would try a lazy play_block on both
 @njit(play_block_sig(DECIDE_VIEW), cache=True)
 def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
     """Playouts ``first .. first + rows - 1`` into ``out[row ..]``, with one thread's arrays
@@ -437,8 +438,12 @@ def play_block(ip, packed, decide, sp, seed, first, out, row, rows):
               None, evn)
 
 
-@njit(types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1, _I2),
-      cache=True)
+# compiled on the first trace (engine.ready), not at import: a run never traces
+TRACE_SIG = types.int64(_F1, _I1, _F2, _F2, _F2, DECIDE_TYPE, _F1, types.int64, types.int64, _I1,
+                        _I2)
+
+
+@njit(cache=True)
 def trace_game(fp, ip, skill, curse, phit, decide, sp, seed, index, rec, ev):
     """Replay playout ``index`` of run ``seed`` with event logging; returns the event count."""
     rng = np.empty(RNG_WORDS, dtype=np.uint64)

@@ -118,17 +118,17 @@ log = log_event  # the shared trace logger (simcore.kernels)
 OFF = 1.0e9
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def n_creatures(ip):
     return ip[I_KINDS] * ip[I_COLOURS]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def n_tokens(ip):
     return ip[I_KINDS] * ip[I_COLOURS] + ip[I_INVESTIGATORS]
 
 
-@njit(cache=True, fastmath=True, _nrt=False, inline="always")
+@njit(cache=True, fastmath=True, _nrt=False, forceinline=True)
 def nearest_d2(px, py, n, x, y):
     """Smallest squared distance from (x, y) to the centres of tokens 0..n-1."""
     m = INF
@@ -140,7 +140,7 @@ def nearest_d2(px, py, n, x, y):
     return m
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def overlaps_any(px, py, n, x, y, min_d2):
     """Is the centre of any of tokens 0..n-1 closer than sqrt(min_d2) to (x, y)?  An "or" of
     the comparisons rather than a minimum of the distances: the loop vectorises without
@@ -154,7 +154,7 @@ def overlaps_any(px, py, n, x, y, min_d2):
     return c
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def free_spot(st, px, py, n_check, ex, ey, x_lo, x_hi, fp, ip, y_lo=0.0, y_hi=-1.0):
     """A random spot for a token (wholly inside [x_lo, x_hi) x [y_lo, y_hi), by default the
     table's depth) overlapping none of tokens 0..n_check-1 nor one more token at (ex, ey)
@@ -184,7 +184,7 @@ def free_spot(st, px, py, n_check, ex, ey, x_lo, x_hi, fp, ip, y_lo=0.0, y_hi=-1
     return x, y, st
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def place_token_v(st, px, py, idx, fp, ip):
     """STK-T-9: put token ``idx`` back on the table: in the centre of the table
     (``return_spot = "centre"``, the text: a random spot of the central square of side
@@ -248,12 +248,12 @@ def setup_table(rng, px, py, fp, ip):
     rng_save(rng, setup_table_v(rng_load(rng), px, py, fp, ip))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def creature_index(kind, colour, ip):
     return ip[I_INVESTIGATORS] + kind * ip[I_COLOURS] + colour
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def kind_of(token, ip):
     """The kind of a Creature token (-1 for an Investigator)."""
     if token < ip[I_INVESTIGATORS]:
@@ -262,7 +262,7 @@ def kind_of(token, ip):
 
 
 # ---- dice (STK-T-1) ---------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def roll_dice_v(st, ip):
     """Roll both dice: (kind, colour, rerolls, Colour die face, rng state).  A Colour die face
     beyond the colours shows ``I_SIXTH_COLOUR`` (SIXTH_COLOUR), is rolled again
@@ -303,12 +303,12 @@ def popcount(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def bit(j):
     return np.uint64(1) << np.uint64(j)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def low_bits(n):
     """Bits 0..n-1 set (0 <= n <= 64)."""
     if n >= 64:
@@ -316,14 +316,14 @@ def low_bits(n):
     return (np.uint64(1) << np.uint64(n)) - np.uint64(1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def kind_bits(kind, ip):
     """The bits of every Creature of ``kind``."""
     return low_bits(ip[I_COLOURS]) << np.uint64(ip[I_INVESTIGATORS] + kind * ip[I_COLOURS])
 
 
 # ---- neighbourhood of a target ----------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def investigator_d2(px, py, target, ip):
     """Squared distance between the centres of ``target`` and the nearest Investigator (INF
     with none): a throw at ``target`` can pick up an Investigator only if it lands at least
@@ -427,7 +427,7 @@ def drop_tokens(rng, aboard, drop):
     return left
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def drop_tokens_v(st, aboard, drop):
     """``drop_tokens`` on a state value: (tokens left, rng state)."""
     left = aboard
@@ -521,7 +521,7 @@ def pull_back_shakes(st, aboard, seat, t, tf, notice, best, max_throws, counters
 REACH_GUARD = 1e-7
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def sincos_of_turn(v):
     """(sin 2 pi v, cos 2 pi v) for 0 <= v < 1, each within 1.8e-9: the angle less the
     nearest quarter turn is y, |y| <= pi/4 (exact but for the rounding of pi/2), and sin y,
@@ -548,7 +548,7 @@ def sincos_of_turn(v):
     return sn, cs
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def stuck_mask(px, py, n, lx, ly, reach2, r2=0.0):
     """Which of tokens 0..n-1 a throw landing at (lx, ly) picks up (their edge within the
     reach: centre within sqrt(reach2)), as a bit mask, and whether any lies within
@@ -566,7 +566,7 @@ def stuck_mask(px, py, n, lx, ly, reach2, r2=0.0):
     return m, close
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def landing_stuck(st, px, py, n, tx, ty, u, two_var, reach2):
     """Where a throw at (tx, ty) whose hit-or-miss draw was ``u`` lands, and which of tokens
     0..n-1 it picks up.  The landing radius follows from ``u`` by inversion of its law (the
@@ -591,7 +591,7 @@ def landing_stuck(st, px, py, n, tx, ty, u, two_var, reach2):
     return m, lx, ly, st
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def investigator_gap2(px, py, target, fp, ip):
     """(distance from ``target`` to the nearest Investigator's centre, less the reach)^2, 0
     when within the reach, INF with none: a throw at ``target`` can pick up an Investigator
@@ -603,7 +603,7 @@ def investigator_gap2(px, py, target, fp, ip):
 NEED_SLACK = 1.0 + 1e-9  # rounding room for the test below: it may take a throw too many
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def landing_need(gap2, inv_two_var):
     """For a throw whose aim error has variance 1 / (2 inv_two_var) per axis: a factor P such
     that a hit-or-miss draw ``u`` with (1 - u) P > NEED_SLACK cannot reach an Investigator
@@ -618,7 +618,7 @@ def landing_need(gap2, inv_two_var):
     return fma(x, fma(x, fma(x, fma(x, 1.0 / 24.0, 1.0 / 6.0), 0.5), 1.0), 1.0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def throw_need(gap2, seat, cursed, skill, curse):
     """``landing_need`` for ``seat``'s throws this turn (its aim, widened by the Curse it
     respects, if any)."""
@@ -695,7 +695,7 @@ def exponential_zig_slow(st, i, j):
             return float(j) * ZIG_W[i], st
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def exponential_zig_v(st, mean):
     """An exponential of the given mean by the ziggurat: one raw draw (its low 8 bits pick
     a layer, its top 53 a point in it) and no logarithm 99% of the time; the rest goes through
@@ -709,7 +709,7 @@ def exponential_zig_v(st, mean):
     return mean * e, st
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def first_throw_time_v(st, seat, is_roller, cursed, skill, curse, fp):
     """When ``seat`` throws first: its Curse's ritual delay, then a reaction time (a minimum
     plus an exponential tail), scaled by the Curse; the roller's head start is subtracted.
@@ -736,7 +736,7 @@ def first_throw_time(rng, seat, is_roller, cursed, skill, curse, fp):
     return t
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def race_v(
     st, rng, decide, sp, view, legal, px, py, target, any_kind, seat, t, cursed, tokens,
     curse_of, skill, curse, phit, best, need, counters, ev, evn, fp, ip, max_throws,

@@ -44,13 +44,13 @@ TRS_PAY = 1  # + colour
 TRS_DONE = 4
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def ask_cur(s, decision):
     """The current character is to answer ``decision``."""
     ask(s, s[S.S_CUR], decision)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def roll_die(rng, ip):
     """TEC-DI-1: one Cthulhu die (faces in rules data)."""
     return ip[S.I_FACES + rng_int_inline(rng, ip[S.I_N_FACES])]
@@ -92,7 +92,7 @@ def answer_reroll(ip, s, rng, mask, ev, evn):
 
 
 # ---- payments (TEC-BA-3/7, TEC-TR-1, TEC-SE-4) -----------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def pay_apply(s, c, colour, amount, x, what, ev, evn):
     """Pay ``amount`` of ``colour`` with ``x`` Chaos (wild, to the supply) and the rest in
     Madness of the colour (to the Discard mat)."""
@@ -105,7 +105,7 @@ def pay_apply(s, c, colour, amount, x, what, ev, evn):
         S.log(ev, evn, S.EV_PAY, c, colour, amount - x, x, what, 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def pay_start(s, c, colour, amount, reserve, what, ev, evn):
     """Pay ``amount`` tentacles of ``colour``: how many Chaos to spend is the player's choice
     (D_PAY) when more than one split is possible, keeping ``reserve`` Chaos for what is still
@@ -137,7 +137,7 @@ def answer_pay(s, x, ev, evn):
 
 
 # ---- move (TEC-MV-1..5) -----------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def continue_move(ip, s, h, rng, ev, evn):
     """PR_MOVE: [stage, destination, from, direction, Town cards]."""
     c = s[S.S_CUR]
@@ -178,13 +178,13 @@ def continue_move(ip, s, h, rng, ev, evn):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def answer_direction(s, a):
     frame_set(s, 3, 1 if a == 0 else -1)
     frame_set(s, 0, S.MS_GO)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def answer_flip(ip, s, h, a, ev, evn):
     """TEC-MV-4: flip the card chosen (or none)."""
     if a < S.N_TOWNS:
@@ -193,14 +193,14 @@ def answer_flip(ip, s, h, a, ev, evn):
 
 
 # ---- questions repeated until stop (collect and the town actions) -----------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def push_repeat(s, kind, n):
     frame_push(s, S.PR_REPEAT)
     frame_set(s, 0, kind)
     frame_set(s, 1, n)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def continue_repeat(ip, s):
     """PR_REPEAT: [decision, times left]: ask again while something is left to choose."""
     kind = frame_get(s, 0)
@@ -213,7 +213,7 @@ def continue_repeat(ip, s):
     return 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def answer_repeat(ip, s, h, a, ev, evn):
     """Apply one answer of a repeated question (its stop ends the procedure)."""
     kind = frame_get(s, 0)
@@ -314,7 +314,7 @@ def continue_banish(ip, s, rng, ev, evn):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def answer_banish(s, a, ev, evn):
     """The colour to banish (then pay for it), or STOP: give up."""
     if a == S.STOP:
@@ -394,7 +394,7 @@ def continue_translate(ip, s, h, ev, evn):
 
 
 # ---- seal (TEC-SE-1..4, TEC-E-1) -------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def seal_cover(s, q, x, ev, evn):
     """TEC-SE-4: cover portal q with a Madness of its colour (x = 0) or a Chaos (x = 1); it
     stays there.  The sixth sealed portal wins (TEC-E-1)."""
@@ -450,7 +450,7 @@ def continue_seal(ip, s, rng, ev, evn):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def answer_seal_cover(s, x, ev, evn):
     q = frame_get(s, 1)
     frame_pop(s)
@@ -518,7 +518,7 @@ def town_action(ip, s, ev, evn):
         push_repeat(s, S.D_EXCHANGE, n)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def start_action(ip, s, a, ev, evn):
     """Carry out main action ``a`` (already legal and paid for), or push its procedure."""
     c = s[S.S_CUR]

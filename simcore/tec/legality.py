@@ -14,24 +14,24 @@ from numba import njit
 from simcore.tec import state as S
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def ring(t):
     return t % S.N_TOWNS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def madness_on_mat(s, c):
     o = S.char(c)
     return s[o + S.P_TEMP] + s[o + S.P_TEMP + 1] + s[o + S.P_TEMP + 2]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def clear_mask(mask):
     for k in range(mask.shape[0]):
         mask[k] = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def bits_to_mask(bits, mask):
     """Write the answers in ``bits`` (bit k: answer k) into ``mask``; returns how many."""
     n = 0
@@ -42,7 +42,7 @@ def bits_to_mask(bits, mask):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def rerolls_for(s, c, ip):
     """TEC-DEL-2: dice the character may reroll, from its Brain token's space."""
     brain = s[S.char(c) + S.P_BRAIN]
@@ -52,7 +52,7 @@ def rerolls_for(s, c, ip):
 
 
 # ---- moving ------------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def move_range(s, c, ip):
     """TEC-MV-1: Town cards the character may move, from its Fear track (plus wanderer)."""
     o = S.char(c)
@@ -63,7 +63,7 @@ def move_range(s, c, ip):
     return r
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def path_ok(s, frm, steps, direction):
     """True when moving ``steps`` Town cards in ``direction`` (+1 clockwise, -1) never passes
     through or stops on the Great Old One's Town card (TEC-MV-2; phase one only)."""
@@ -76,7 +76,7 @@ def path_ok(s, frm, steps, direction):
     return True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def direction_ok(s, c, dest, direction, ip):
     """True when character c may move to ``dest`` going ``direction`` (+1 clockwise, -1):
     within its range (exactly, with ``move_distance = "exact"``) and not through the Great Old
@@ -90,7 +90,7 @@ def direction_ok(s, c, dest, direction, ip):
     return in_range and path_ok(s, frm, steps, direction)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def reachable_bits(s, c, ip):
     """The move answers (bit A_MOVE + d) for every Town card d character c can move to
     (TEC-MV-1/2): walk each direction once, stopping at the Great Old One in phase one."""
@@ -114,7 +114,7 @@ def reachable_bits(s, c, ip):
     return bits
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def flip_options(s, frm, direction, steps, ip):
     """TEC-MV-4: the face-down Page cards a move passed or stopped beside (bits by town), and
     NO_FLIP; 0 when there is none to flip.  With ``page_flip = "stopped"`` (the publisher's
@@ -128,7 +128,7 @@ def flip_options(s, frm, direction, steps, ip):
 
 
 # ---- paying ----------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def scholar_discount(s, c):
     o = S.char(c)
     if s[o + S.P_ABILITY] == S.AB_SCHOLAR and s[S.S_SCHOLAR_USED] == 0:
@@ -136,7 +136,7 @@ def scholar_discount(s, c):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def pay_range(s, c, colour, amount, reserve):
     """(fewest, most) Chaos tentacles character c may spend paying ``amount`` of ``colour``,
     keeping ``reserve`` Chaos for what is still to be paid (TEC-BA-3/7, TEC-TR-1)."""
@@ -146,7 +146,7 @@ def pay_range(s, c, colour, amount, reserve):
     return lo, hi
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def seal_dice(s, c, colour, ip):
     """TEC-SE-2: dice for a seal: one per rune of the colour, at most the dice in the box."""
     o = S.char(c)
@@ -156,7 +156,7 @@ def seal_dice(s, c, colour, ip):
     return min(n, ip[S.I_DICE], S.MAX_DICE)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def reroll_options(n, r):
     """TEC-DEL-2: the dice masks (over ``n`` dice) with at most ``r`` dice set."""
     bits = 0
@@ -166,7 +166,7 @@ def reroll_options(n, r):
     return bits
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def banish_options(s, c, t, cost):
     """TEC-BA-3/4: the Shamblers' colours at Town t character c can pay ``cost`` for (bits);
     STOP is added by the caller when there is any."""
@@ -179,7 +179,7 @@ def banish_options(s, c, t, cost):
 
 
 # ---- the repeated choices (collect and the town actions) ---------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def repeat_options(s, c, ip, kind):
     """The choices of a repeated question ``kind`` (D_COLLECT, D_VENT, D_POINTER_MADNESS for
     purge, D_STUDY, D_BARRICADE, D_GATHER, D_EXCHANGE) without its stop: 0 when there is
@@ -222,7 +222,7 @@ def repeat_options(s, c, ip, kind):
     return bits
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def repeat_stop(kind):
     """The "stop" answer of a repeated question."""
     if kind == S.D_STUDY:
@@ -234,7 +234,7 @@ def repeat_stop(kind):
     return S.STOP
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def travel_options(s, t):
     """The travel town action: any other Town card, not the Great Old One's in phase one."""
     bits = 0
@@ -244,7 +244,7 @@ def travel_options(s, t):
     return bits
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def town_action_usable(s, c, ip):
     """TEC-TA-1: whether the current Town card's action can do anything now."""
     o = S.char(c)
@@ -274,7 +274,7 @@ def town_action_usable(s, c, ip):
 
 
 # ---- the main action ---------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def only_end_left(s):
     """TEC-A-1: no action and no Chaos left, and no free ability (TEC-A-2) to use: ending the
     turn is the only legal action (``action_bits`` would offer nothing else)."""
@@ -286,7 +286,7 @@ def only_end_left(s):
                 and madness_on_mat(s, c) > 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def action_bits(s, ip):
     """The legal answers of the main action decision (A_*) for the current character, as bits
     (bit k: answer k).  With no actions left, an action costs a Chaos tentacle (TEC-A-1), so

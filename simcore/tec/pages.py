@@ -13,7 +13,7 @@ from simcore.engine import TURN
 from simcore.tec import state as S
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def show_page(s, t, card, ip):
     """Town t's Page card becomes face-up: copy its cost, numbers and runes into view."""
     o = S.town(t)
@@ -58,7 +58,7 @@ def flip_page(s, h, t, ip, ev, evn):
     S.log(ev, evn, S.EV_FLIP, t, card, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def place_page_token(s, number, ip, ev, evn):
     """TEC-TR-2 / TEC-TR-3: a Page token on the left-most free space of row ``number``; a row
     or column completed releases its Chaos tentacle to the Discard mat.  A number whose row is
@@ -87,7 +87,7 @@ def place_page_token(s, number, ip, ev, evn):
     return 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def enter_phase_two(s, ip, ev, evn):
     """TEC-TR-6: flip the Great Old One mat: the new side's Strength Track (token at its start),
     Energy Track and powers; every tentacle on the Discard mat goes into the bag.  Eldritch

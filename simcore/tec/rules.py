@@ -27,21 +27,12 @@ import numpy as np
 from numba import njit
 
 from simcore.engine import (
-    CHECK_SIG,
     DECISION,
     DEPTH,
-    DETERMINIZE_SIG,
     EV_WIDTH,
-    EVALUATE_SIG,
     FRAMES,
-    INIT_SIG,
-    LEGAL_SIG,
     OUTCOME,
-    PLAY_SIG,
     PLAYING,
-    RECORD_SIG,
-    RETURNS_SIG,
-    STEP_SIG,
     TURN,
     WINNER,
     ask,
@@ -97,7 +88,7 @@ def begin_turn(ip, s, ev, evn):
     push_turn(s)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def push_turn(s):
     """Put the current character's turn on the stack (TEC-MV-3 notes whether it begins on the
     Great Old One's Town card)."""
@@ -107,7 +98,7 @@ def push_turn(s):
     frame_set(s, 1, 1 if s[S.char(c) + S.P_TOWN] == s[S.S_GOO_TOWN] else 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def start_actions(ip, s):
     """TEC-A-1: three actions; TEC-MV-3 (reading in NOTES.md): the Great Old One must still
     be on the character's card when the actions begin for the first one to be a move away."""
@@ -139,7 +130,7 @@ def end_turn(s, ev, evn):
     frame_pop(s)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def continue_turn(ip, s, rng, ev, evn):
     """PR_TURN: [stage, on the Great Old One's card at turn start, actions taken]."""
     stage = frame_get(s, 0)
@@ -173,7 +164,7 @@ def continue_turn(ip, s, rng, ev, evn):
     return 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def answer_action(ip, s, a, ev, evn):
     """The main action chosen: end the turn, or spend an action (TEC-A-1: three, then one per
     Chaos tentacle; an ability costs none, TEC-A-2) and carry it out."""
@@ -195,7 +186,7 @@ def answer_action(ip, s, a, ev, evn):
 
 
 # ---- running the procedures -----------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def resume(ip, s, h, rng, ev, evn):
     """Resume the procedure on top of the stack: 1 if it asked a question, 0 if it finished
     (and popped its frame)."""
@@ -245,7 +236,7 @@ def end_game(ip, s, ev, evn):
     finish(s, s[OUTCOME], -1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def run_frames(ip, s, h, rng, ev, evn):
     """Resume procedures until one asks (returns 1), the stack is empty or the game is over
     (returns 0)."""
@@ -255,7 +246,7 @@ def run_frames(ip, s, h, rng, ev, evn):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def advance(ip, s, h, rng, ev, evn):
     """Run every forced step and chance draw up to the next decision or the end."""
     while True:
@@ -267,7 +258,7 @@ def advance(ip, s, h, rng, ev, evn):
         begin_turn(ip, s, ev, evn)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def answer(ip, s, h, rng, a, ev, evn):
     """Apply answer ``a`` to the question asked (``s[DECISION]``, about the procedure on top
     of the stack); it never asks anything itself."""
@@ -309,7 +300,7 @@ def init_logged(ip, s, h, rng, ev, evn):
     advance(ip, s, h, rng, ev, evn)
 
 
-@njit(INIT_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def init(ip, fp, s, h, rng):
     """TEC-S-1..12, then the first turn up to its first decision.  Compiled without
     reference counting (as every function of the rules is: the counts are atomic operations
@@ -318,7 +309,7 @@ def init(ip, fp, s, h, rng):
     init_logged(ip, s, h, rng, h[:0].reshape((0, EV_WIDTH)), h[:1])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_choices(ip, s):
     """The answers open to the question asked (``s[DECISION]``), as bits (bit k: answer k;
     every answer is below 32)."""
@@ -352,32 +343,32 @@ def legal_choices(ip, s):
     return bits
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def legal_mask(ip, s, mask):
     """The answers open to the question asked as the legal mask: ``legal``, inlined where the
     runner asks it."""
     return L.bits_to_mask(legal_choices(ip, s), mask)
 
 
-@njit(LEGAL_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def legal(ip, fp, s, h, mask):
     """The answers open to the question asked (``s[DECISION]``)."""
     return legal_mask(ip, s, mask)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def step_to_next(ip, s, h, rng, action, ev, evn):
     """``step``, inlined where the runner plays."""
     answer(ip, s, h, rng, action, ev, evn)
     advance(ip, s, h, rng, ev, evn)
 
 
-@njit(STEP_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def step(ip, fp, s, h, rng, action, ev, evn):
     step_to_next(ip, s, h, rng, action, ev, evn)
 
 
-@njit(DETERMINIZE_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def determinize(ip, fp, s, view, seat, rng, h):
     """Deal the Page cards nobody has seen (neither face up beside a Town card nor
     translated) afresh: the face-down cards beside the Town cards, then the deck."""
@@ -404,7 +395,7 @@ def determinize(ip, fp, s, view, seat, rng, h):
     h[S.H_DECK_TOP] = k  # the deck: the rest, S_DECK_LEFT of them
 
 
-@njit(RETURNS_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def returns(ip, fp, s, out):
     """The players win or lose together: 1 for every seat when the portals are sealed."""
     v = 1.0 if s[OUTCOME] == S.O_WIN else 0.0
@@ -412,7 +403,7 @@ def returns(ip, fp, s, out):
         out[k] = v
 
 
-@njit(RECORD_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def record(ip, fp, s, h, rec):
     pages = 0
     for c in range(s[S.S_NCHARS]):
@@ -438,14 +429,14 @@ def record(ip, fp, s, h, rec):
     rec[S.R_FLIPS] = s[S.S_CNT_FLIPS]
 
 
-@njit(CHECK_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def check(ip, fp, s, h):
     """The rules checker (``cthulhu-sim check``): conservation of every piece, tracks within
     their lengths, the hidden cards where the public state says they are."""
     return CK.conservation_errors(ip, s, h)
 
 
-@njit(EVALUATE_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def evaluate(ip, fp, s, out):
     """An estimate of the team's chance to win from an unfinished game (search's score when
     it cuts a playout off): see ``simcore.tec.estimate``."""
@@ -473,7 +464,7 @@ def step_inline(ip, fp, s, h, rng, action, ev, evn):
     step_to_next(ip, s, h, rng, action, ev, evn)
 
 
-@njit(PLAY_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view,
              mask, rng, srng, qrng, wi, wf, rec, ev, evn):
     """The engine's driver compiled for this game: the same games as through the ``GAME``

@@ -61,7 +61,7 @@ def setup_begin(ip, s, h, rng, ev, evn):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def side_context(s, ip, t):
     """What the D_TOWN_SIDE question about position ``t`` shows the strategy (S_CTX)."""
     card = s[S.town(t) + S.T_CARD]

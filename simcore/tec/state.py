@@ -18,7 +18,7 @@ from __future__ import annotations
 from numba import njit
 
 from simcore.engine import Layout, param_layout, state_layout
-from simcore.kernels import log_event
+from simcore.kernels import LOG_SIG, log_event
 
 # ---- fixed sizes (array shapes, not game numbers: those are in rules.toml) -----------------
 N_TOWNS = 5  # positions around the wheel (the rulebook's five Town cards)
@@ -241,39 +241,39 @@ H_SIZE = HIDDEN.size
 
 # ---- readers of the public state, shared by the rules and the strategies -----------------
 # Jitted (and inlined into their callers), and callable from Python too.
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def town(t):
     """Offset of Town position ``t``'s block in ``s``."""
     return S_TOWNS + t * T_SIZE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def char(c):
     """Offset of character ``c``'s block in ``s``."""
     return S_CHARS + c * P_SIZE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def portal(q):
     """Offset of portal ``q``'s block in ``s``."""
     return S_PORTALS + q * Q_SIZE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def ring_distance(a, b):
     """Town cards between positions a and b, the shorter way round."""
     d = (b - a) % N_TOWNS
     return min(d, N_TOWNS - d)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def shamblers_at(s, t):
     """Shamblers on Town t's Shambler Track."""
     o = town(t)
     return s[o + T_SH] + s[o + T_SH + 1] + s[o + T_SH + 2]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def translate_deficit(s, c, t):
     """Tentacles character c lacks (beyond its Madness) to pay the face-up card at Town t."""
     o = char(c)
@@ -404,7 +404,7 @@ R_SIZE = len(RECORD_FIELDS)
 #   colour taken in exchange (-1: none), pieces moved
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(LOG_SIG, cache=True, _nrt=False, forceinline=True)  # one version (kernels.LOG_SIG)
 def log(ev, evn, code, a, b, c, d, e, f, g):
     """Log a trace event (``kernels.log_event``).  A batch run passes an event array of no
     rows: the test here, inlined into every rule, saves those runs the call."""

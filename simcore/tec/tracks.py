@@ -18,7 +18,7 @@ from simcore.tec import state as S
 
 
 # ---- the Great Old One's strength and energy ----------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def strength_up(s, ev, evn):
     """TEC-STR-1 / TEC-E-2: advance the Strength token; on its last space the players lose."""
     s[S.S_STRENGTH] += 1
@@ -50,7 +50,7 @@ def add_energy(s, ev, evn):
 
 
 # ---- character tracks ---------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def brain_up(s, c, ev, evn):
     """TEC-ACC-5 consequence / TEC-DEL-1 / TEC-DEL-3: the Brain token is placed on the bottom
     space the first time, then rises; on the top space the character is mad."""
@@ -63,7 +63,7 @@ def brain_up(s, c, ev, evn):
         s[OUTCOME] = S.O_MADNESS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def add_temperament(s, c, colour, ip, ev, evn):
     """A Madness tentacle (already taken from its source) goes on character c's Temperament
     Track of its colour; a full track is accursed (TEC-ACC-5): its tentacles and this one go
@@ -80,7 +80,7 @@ def add_temperament(s, c, colour, ip, ev, evn):
     brain_up(s, c, ev, evn)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def give_chaos(s, c, ip, ev, evn):
     """TEC-D-5 / TEC-ACC-6: a Chaos tentacle (already taken from its source) goes on the Chaos
     Track, which holds at most two and is never accursed; an extra one goes to the supply."""
@@ -94,7 +94,7 @@ def give_chaos(s, c, ip, ev, evn):
 
 
 # ---- town tracks --------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def add_town_madness(s, t, colour, ev, evn):
     """TEC-D-6 / TEC-ACC-2: a Madness tentacle (already taken from its source) goes on Town t's
     track of its colour, left to right; a full track is accursed: its tentacles and this one go
@@ -113,7 +113,7 @@ def add_town_madness(s, t, colour, ev, evn):
     s[S.S_PENDING + colour] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def take_shambler(s, colour):
     """TEC-W-7: a Shambler of ``colour`` from the Shambler mat, or of the next colour to the
     right (Blue, Red, Green, Blue) when it has none; -1 when the mat is empty."""
@@ -125,7 +125,7 @@ def take_shambler(s, colour):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def place_shambler(s, t, colour, ev, evn):
     """TEC-SP-1 / TEC-ACC-3: put a Shambler (taken from the mat with the colour rule) on Town
     t's Shambler Track, bottom to top.  A full track is accursed: its Shamblers and this one

@@ -17,19 +17,19 @@ from simcore.tec import state as S
 from simcore.tec import tracks as TR
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def ring(t):
     return t % S.N_TOWNS
 
 
 # ---- the bag ----------------------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def draw_one(s, rng):
     """TEC-D-2: pull one tentacle from the bag (kind, or -1 when it is empty)."""
     return bag_draw_at(rng, s, S.S_BAG, S.N_KINDS)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def resolve_drawn(s, kind, t, ip, ev, evn):
     """Resolve one tentacle drawn for the Wheel (or a draw power): Eldritch to the Energy
     Track (TEC-D-4), Chaos to the current character (TEC-D-5), Madness to Town t (TEC-D-6)."""
@@ -42,7 +42,7 @@ def resolve_drawn(s, kind, t, ip, ev, evn):
 
 
 # ---- the Great Old One's powers -----------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def hunt_step(s):
     """The hunt power: one step toward the nearest character (clockwise on a tie)."""
     g = s[S.S_GOO_TOWN]
@@ -63,7 +63,7 @@ def hunt_step(s):
     return ring(g + step)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def trigger_power(s, colour, rng, ip, ev, evn):
     """TEC-W-5 / TEC-ACC-2: the Great Old One's power of ``colour`` (current side)."""
     effect = s[S.S_POWER + colour]
@@ -125,7 +125,7 @@ def resolve_pending(s, rng, ip, ev, evn):
         s[S.S_PENDING + c] = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def settle(s, rng, ip, ev, evn):
     """resolve_pending, called only when a power is queued: most draws queue none, and the
     call itself (every array passed field by field) is a good part of a draw's cost."""
@@ -134,7 +134,7 @@ def settle(s, rng, ip, ev, evn):
 
 
 # ---- the Wheel (TEC-W-*) ------------------------------------------------------------------
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def spin_wheel(s, rng, ip, ev, evn):
     """Spin: the pointer stops on a uniform segment (full turns, equal arcs; a line has
     probability zero); the tentacle end is ``wheel.tentacle_offset`` segments further on."""
@@ -149,7 +149,7 @@ def spin_wheel(s, rng, ip, ev, evn):
         s[S.S_SPIN_COLOUR], 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def pointer_asks(s):
     """TEC-W-2: the pointer shows the Madness icon and the Shambler mat holds Madness, so the
     players choose which colour moves to the Discard mat."""
@@ -157,7 +157,7 @@ def pointer_asks(s):
             and s[S.S_SMAT_MAD] + s[S.S_SMAT_MAD + 1] + s[S.S_SMAT_MAD + 2] > 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def pointer_madness(s, colour, ev, evn):
     """TEC-W-2: the colour chosen moves one Madness from the Shambler mat to the Discard mat."""
     s[S.S_SMAT_MAD + colour] -= 1
@@ -165,7 +165,7 @@ def pointer_madness(s, colour, ev, evn):
     S.log(ev, evn, S.EV_CLEANUP, colour, 1, 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def pointer_effect(s, rng, ip, ev, evn):
     """TEC-W-3..6: the pointer's icon other than a Madness to move (asked, ``pointer_asks``);
     returns the extra draws (TEC-W-6)."""

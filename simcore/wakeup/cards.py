@@ -44,13 +44,13 @@ def draw_card(ip, s, h, rng, ev, evn):
     return h[S.H_DECK + n]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def give(s, h, p, k):
     h[S.H_HAND + p * S.N_ING + k] += 1
     s[S.S_HAND_N + p] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def take(s, h, p, k):
     h[S.H_HAND + p * S.N_ING + k] -= 1
     s[S.S_HAND_N + p] -= 1

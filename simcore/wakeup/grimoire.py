@@ -12,7 +12,7 @@ from simcore.wakeup import base as B
 from simcore.wakeup import state as S
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def stack_of(ip, slot):
     """The face-down pile a slot is refilled from: its own (WUC-T-3), or the one deck F in
     solitaire (WUC-SO-6)."""
@@ -173,7 +173,7 @@ def run_reveal(ip, s, h, rng, ev, evn):
 SCRATCH = S.H_STACK + (S.MAX_SLOTS - 1) * S.MAX_STACK  # the last pile's room: a shuffled row
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def n_stacks(ip):
     """Face-down piles: one a slot, or the one deck F in solitaire."""
     return 1 if ip[S.I_SOLO] == 1 else ip[S.I_SLOTS]

@@ -31,7 +31,7 @@ def owner(ip, s, q):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def span(lo, hi):
     """Bits lo .. hi - 1 (0 <= lo <= hi <= 62)."""
     if hi <= lo:

@@ -32,20 +32,10 @@ import numpy as np
 from numba import njit
 
 from simcore.engine import (
-    CHECK_SIG,
     DECISION,
-    DETERMINIZE_SIG,
-    EVALUATE_SIG,
-    INIT_SIG,
-    LEGAL_SIG,
-    OBSERVE_SIG,
     OUTCOME,
-    PLAY_SIG,
     PLAYING,
-    RECORD_SIG,
-    RETURNS_SIG,
     SEAT,
-    STEP_SIG,
     TURN,
     WINNER,
     drive,
@@ -112,18 +102,18 @@ def run(ip, s, h, rng, ev, evn):
             return
 
 
-@njit(INIT_SIG, cache=True)
+@njit(cache=True)
 def init(ip, fp, s, h, rng):
     SU.setup(ip, s, h, rng)
     run(ip, s, h, rng, np.zeros((0, 8), dtype=np.int64), np.zeros(1, dtype=np.int64))
 
 
-@njit(LEGAL_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def legal(ip, fp, s, h, mask):
     return LG.legal_mask(ip, s, h, mask)
 
 
-@njit(STEP_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def step(ip, fp, s, h, rng, action, ev, evn):
     d = s[DECISION]
     p = s[SEAT]
@@ -246,7 +236,7 @@ def step(ip, fp, s, h, rng, action, ev, evn):
     run(ip, s, h, rng, ev, evn)
 
 
-@njit(OBSERVE_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def observe(ip, fp, s, h, seat, view):
     """What ``seat`` sees beyond the public state: its hand and its face-down bid, and the
     deck's contents while it searches it (WUC-SP-1)."""
@@ -264,7 +254,7 @@ def observe(ip, fp, s, h, seat, view):
             view[S.V_DECK + h[S.H_DECK + i]] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def _hand_size(h, p):
     n = 0
     for k in range(S.N_ING):
@@ -272,7 +262,7 @@ def _hand_size(h, p):
     return n
 
 
-@njit(DETERMINIZE_SIG, cache=True)
+@njit(cache=True)
 def determinize(ip, fp, s, view, seat, rng, h):
     """A hidden state consistent with what ``seat`` has seen, built from ``s`` and ``view``
     only: its own hand and bid as they are; every Ingredient it cannot see (the other hands,
@@ -347,7 +337,7 @@ def determinize(ip, fp, s, view, seat, rng, h):
     GR.deal_stacks(ip, s, h, g)
 
 
-@njit(RETURNS_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def returns(ip, fp, s, out):
     """A win is 1, every other seat 0; a game with no winner gives each seat 0."""
     w = s[WINNER]
@@ -355,7 +345,7 @@ def returns(ip, fp, s, out):
         out[k] = 1.0 if k == w else 0.0
 
 
-@njit(EVALUATE_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def evaluate(ip, fp, s, out):
     """An estimate for an unfinished game: each seat's share of the tokens on the board
     (solitaire: how far the figure is along its path against Cthulhu's)."""
@@ -380,7 +370,7 @@ def evaluate(ip, fp, s, out):
             out[p] = (B.bits(s[S.S_OCC + p]) + 0.5) / (total + 0.5 * n)
 
 
-@njit(RECORD_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def record(ip, fp, s, h, rec):
     for k in range(rec.shape[0]):
         rec[k] = 0
@@ -418,13 +408,13 @@ def record(ip, fp, s, h, rec):
     rec[S.R_REFRESHES] = s[S.S_REFRESHES]
 
 
-@njit(CHECK_SIG, cache=True, _nrt=False)
+@njit(cache=True, _nrt=False)
 def check(ip, fp, s, h):
     """The rules checker (``checker.errors``): the number of problems found in a state."""
     return CK.errors(ip, s, h)
 
 
-@njit(PLAY_SIG, cache=True)
+@njit(cache=True)
 def play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, index, s, h, view,
              mask, rng, srng, qrng, wi, wf, rec, ev, evn):
     """The engine's driver compiled for this game (its calls to ``legal``, ``observe`` and

@@ -14,7 +14,7 @@ from simcore.wakeup import line as L
 from simcore.wakeup import state as S
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False, forceinline=True)
 def nearest(ip, s, k):
     """WUC-CJ-5 "the closest one to the player with the turn": the ``k``-th seat asked, the
     active player being the 0th.  Nearest first counting seats either way round the table;
