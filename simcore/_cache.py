@@ -170,10 +170,12 @@ def group_cached(group: str) -> bool:
     if root is None:
         return False
     folder = os.path.join(root, _group_folder(group))
-    try:
-        return any(True for _ in os.scandir(folder))
-    except OSError:
-        return False
+    # an index file of a compiled function: numba makes the folders themselves as soon as a
+    # module with cached functions is imported, before anything is compiled
+    for _, _, files in os.walk(folder):
+        if any(f.endswith(".nbi") for f in files):
+            return True
+    return False
 
 
 def child_env(env: dict[str, str] | None = None) -> dict[str, str]:

@@ -142,6 +142,7 @@ def test_warm_compiles_the_parts_into_the_cache(tmp_path):
     """The warm-up's children fill the cache this process reads: a game is cold before and
     not after (``compile_cost.cold``)."""
     code = ("import simcore\n"
+            "import simcore.sticky.rules, strategies.sticky  # (their folders made, empty)\n"
             "from experiments.running.warmup import cold, warm\n"
             "assert cold([('sticky', None)])\n"
             "warm([('sticky', None)], jobs=2)\n"
