@@ -163,19 +163,30 @@ def cache_folder_of(dispatcher) -> str:
 _state: dict[str, str | None] = {"root": None, "numba_dir_set": None}
 
 
+WARM_MARK = "compiled"  # a group folder's note that a run's parts were compiled into it
+
+
 def group_cached(group: str) -> bool:
-    """Whether a group's folder of compiled code exists (False in a fresh cache, and after an
-    edit to one of the group's files: its folder's name changes)."""
+    """Whether a group's folder holds a whole run's compiled code (``mark_compiled``): False
+    in a fresh cache and after an edit to one of the group's files (its folder's name
+    changes).  Files alone do not tell: numba makes the folders when a module is imported,
+    and the few functions fixed to their signatures compile then."""
+    root = _state["root"]
+    return root is not None and os.path.isfile(
+        os.path.join(root, _group_folder(group), WARM_MARK))
+
+
+def mark_compiled(group: str) -> None:
     root = _state["root"]
     if root is None:
-        return False
+        return
     folder = os.path.join(root, _group_folder(group))
-    # an index file of a compiled function: numba makes the folders themselves as soon as a
-    # module with cached functions is imported, before anything is compiled
-    for _, _, files in os.walk(folder):
-        if any(f.endswith(".nbi") for f in files):
-            return True
-    return False
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, WARM_MARK), "w") as fh:
+            fh.write("written by cthulhu-sim once this group's code was compiled\n")
+    except OSError:
+        pass
 
 
 def child_env(env: dict[str, str] | None = None) -> dict[str, str]:

@@ -71,6 +71,10 @@ def warm(items: list[tuple[str, str | None]], jobs: int | None = None) -> float:
     # the longest parts first (the driver, part 0, of the largest game), so none is left alone
     with ThreadPoolExecutor(max_workers=jobs) as pool:
         list(pool.map(one, sorted(parts, key=lambda p: p[2])))
+    from simcore._cache import CORE, mark_compiled
+
+    for group in dict.fromkeys([CORE, *(g for g, _, _ in parts)]):
+        mark_compiled(group)
     return time.perf_counter() - t0
 
 
