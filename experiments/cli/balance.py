@@ -283,6 +283,8 @@ def main(
     out: Annotated[str, typer.Option("--out", "-o", metavar="DIR",
         help="Report folder (Tiny Epic Cthulhu).")
                    ] = TEC_OUT,
+    overwrite: Annotated[bool, typer.Option(metavar="",
+        help="Replace another sweep in --out (only files a sweep writes).")] = False,
 ) -> None:
     """The main job (`make run`): the Tiny Epic Cthulhu balance sweep (every Great Old One x
     difficulty x player count) with its report."""
@@ -293,7 +295,7 @@ def main(
 
     spec = Path(__file__).parent.parent / "specs" / TEC_SPEC
     try:
-        result = run_sweep(spec, out, resume="auto", progress=not quiet)
+        result = run_sweep(spec, out, resume="auto", overwrite=overwrite, progress=not quiet)
     except (SpecError, OutDirError, TooManyGamesError) as exc:
         fail(str(exc))
     except OSError as exc:
