@@ -46,6 +46,10 @@ ROWS = [
                                "strategy.seat_2=rusher", *RUN], ["'strategy.seat_2'"]),
     Row("sweep-hex-axis-seat-2", ["sweep", "hex-seat2.toml", "--out", "o9"],
         ["'strategy.seat_2'", "hex has 2 seats"]),
+    # 3. fair, in a game of one seat
+    Row("tune-wakeup-1p-fair", ["tune", "wakeup", "--players", "1", "--target", "fair",
+                                "--vary", "hand_size", "--games", "10", "-q"],
+        ["--target fair", "wakeup has one seat at 1 player", "no seats to make fair"]),
 ]
 
 
@@ -74,3 +78,38 @@ def test_bad_input_is_one_line_and_writes_nothing(row, workdir, monkeypatch):
     for culprit in row.culprit:
         assert culprit in r.stderr, (culprit, r.stderr)
     assert snapshot(workdir) == before, "something was written"
+
+
+def _deny(monkeypatch, denied):
+    """``os.scandir`` refusing the folders in ``denied`` as an unreadable folder does (the
+    tests may run as root, whom a folder's mode does not stop)."""
+    import os
+
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.path.abspath(os.fspath(path)) in {os.path.abspath(d) for d in denied}:
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)
+
+
+def test_list_of_an_unreadable_folder_says_it_cannot_read_it(tmp_path, monkeypatch):
+    # cthulhu-sim list DIR, DIR unreadable: "error: cannot read DIR: Permission denied"
+    (tmp_path / "locked").mkdir()
+    monkeypatch.chdir(tmp_path)
+    _deny(monkeypatch, ["locked"])
+    r = invoke("list", "locked")
+    assert r.exit_code == 2, r.output
+    assert r.stdout == ""
+    assert r.stderr.strip() == "error: cannot read locked: Permission denied"
+
+
+def test_list_names_an_unreadable_folder_inside(tmp_path, monkeypatch):
+    (tmp_path / "results" / "locked").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    _deny(monkeypatch, ["results/locked"])
+    r = invoke("list", "results")
+    assert r.exit_code == 0, r.output
+    assert "note: cannot read results/locked (Permission denied)" in r.stderr
