@@ -113,3 +113,59 @@ def test_list_names_an_unreadable_folder_inside(tmp_path, monkeypatch):
     r = invoke("list", "results")
     assert r.exit_code == 0, r.output
     assert "note: cannot read results/locked (Permission denied)" in r.stderr
+
+
+def _interrupt_after(monkeypatch, batches):
+    """A searching run (hex's random strategy taken for one, in batches of 4) whose play is
+    interrupted, as by Ctrl-C, when batch ``batches + 1`` of the run begins."""
+    from experiments.running import runner
+    from simcore.game import Game
+
+    monkeypatch.setattr(runner, "searching", lambda strategy: True)
+    monkeypatch.setattr(runner, "search_batch", lambda: 4)
+    real = Game.run_batch
+    calls = []
+
+    def run_batch(self, config, seed, start, count):
+        if seed == 1:  # (not the warm-up's)
+            calls.append(start)
+            if len(calls) > batches:
+                raise KeyboardInterrupt
+        return real(self, config, seed, start, count)
+
+    monkeypatch.setattr(Game, "run_batch", run_batch)
+
+
+def test_an_interrupted_search_run_keeps_the_games_it_finished(tmp_path, monkeypatch):
+    # cthulhu-sim run hex --strategy mcts --games 50 --out o, Ctrl-C after 12 games:
+    # "interrupted after 12 of 50 games; those are kept in o ...", exit 130
+    import pandas as pd
+
+    from experiments.running.runner import run
+
+    _interrupt_after(monkeypatch, 3)
+    r = invoke("run", "hex", "--strategy", "random", "--games", "50", "-q", "--out",
+               tmp_path / "o")
+    assert r.exit_code == 130, r.output
+    assert "interrupted after 12 of 50 games; those are kept in" in r.stderr
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    assert summary["games"] == 12
+    monkeypatch.undo()
+    kept = pd.read_parquet(tmp_path / "o" / "playouts.parquet")
+    whole = run("hex", strategy="random", games=12, seed=1).frame
+    pd.testing.assert_frame_equal(kept, whole.drop(columns=["outcome_name"]),
+                                  check_dtype=False)
+
+
+def test_an_interrupted_search_run_leaves_no_empty_folder(tmp_path, monkeypatch):
+    _interrupt_after(monkeypatch, 0)
+    r = invoke("run", "hex", "--strategy", "random", "--games", "50", "-q", "--out",
+               tmp_path / "o")
+    assert r.exit_code == 130, r.output
+    assert "interrupted before any game was finished; nothing kept" in r.stderr
+    assert not (tmp_path / "o").exists()
+    monkeypatch.undo()
+    _interrupt_after(monkeypatch, 1)
+    r = invoke("run", "hex", "--strategy", "random", "--games", "50", "-q")
+    assert r.exit_code == 130, r.output
+    assert "interrupted after 4 of 50 games (nothing kept: give --out DIR" in r.stderr
