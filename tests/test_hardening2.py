@@ -169,3 +169,64 @@ def test_an_interrupted_search_run_leaves_no_empty_folder(tmp_path, monkeypatch)
     r = invoke("run", "hex", "--strategy", "random", "--games", "50", "-q")
     assert r.exit_code == 130, r.output
     assert "interrupted after 4 of 50 games (nothing kept: give --out DIR" in r.stderr
+
+
+def _full_disk(monkeypatch, after):
+    """Every write past the first ``after`` fails as on a full disk."""
+    import errno
+
+    from experiments.reporting import charts
+    from experiments.storage import store
+
+    real = store.atomic_write
+    count = [0]
+
+    def atomic_write(path, write):
+        count[0] += 1
+        if count[0] > after:
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, write)
+
+    monkeypatch.setattr(store, "atomic_write", atomic_write)
+    monkeypatch.setattr(charts, "atomic_write", atomic_write)
+
+
+def _files(root):
+    return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
+
+
+@pytest.mark.parametrize("command", ["run", "compare", "pool"])
+def test_a_full_disk_leaves_no_half_written_folder(command, tmp_path, monkeypatch):
+    # cthulhu-sim pool A B --out C (or compare / run --out C) on a full disk:
+    # "error: cannot write ...: No space left on device", and C as it was (a new C gone,
+    # an earlier result of the command whole), so the same command with --overwrite works
+    monkeypatch.chdir(tmp_path)
+    if command == "pool":
+        for seed in (1, 2):
+            assert invoke("run", "hex", "--strategy", "random", "--games", "4", "-q",
+                          "--seed", seed, "--out", f"r{seed}").exit_code == 0
+        args = ["pool", "r1", "r2", "--out", "c"]
+    elif command == "compare":
+        args = ["compare", "hex", "--strategies", "random,heuristic", "--games", "4", "-q",
+                "--out", "c"]
+    else:
+        args = ["run", "hex", "--strategy", "random", "--games", "4", "-q", "--out", "c"]
+    _full_disk(monkeypatch, 2)
+    r = invoke(*args)
+    assert r.exit_code == 2 and "No space left on device" in r.stderr, r.output
+    assert not (tmp_path / "c").exists()
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    whole = _files(tmp_path / "c")
+    before = {p: (tmp_path / "c" / p).read_bytes() for p in whole}
+    _full_disk(monkeypatch, 2)
+    r = invoke(*args, "--overwrite")
+    assert r.exit_code == 2 and "No space left on device" in r.stderr, r.output
+    assert _files(tmp_path / "c") == whole  # the earlier result, whole and untouched
+    assert {p: (tmp_path / "c" / p).read_bytes() for p in whole} == before
+    monkeypatch.undo()
+    monkeypatch.chdir(tmp_path)
+    r = invoke(*args, "--overwrite")
+    assert r.exit_code == 0, r.output

@@ -85,8 +85,10 @@ def run(
         try:
             save_run(result, out, overwrite=True)  # (claimed above)
         except OutDirError as exc:
+            unmake_out(out, made)
             fail(str(exc))
         except OSError as exc:
+            unmake_out(out, made)
             cannot_write(exc, out)
     summary = result.summary()
     if json_out:
@@ -206,8 +208,10 @@ def compare(
         try:
             result.write(out, overwrite=True)  # (claimed above)
         except OutDirError as exc:
+            unmake_out(out, made)
             fail(str(exc))
         except OSError as exc:
+            unmake_out(out, made)
             cannot_write(exc, out)
     if json_out:
         typer.echo(json_text(result.summary()))
