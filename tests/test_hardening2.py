@@ -230,3 +230,21 @@ def test_a_full_disk_leaves_no_half_written_folder(command, tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     r = invoke(*args, "--overwrite")
     assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "sticky", "--games", "10", "-q", "--threads", "1000"],
+    ["compare", "sticky", "--strategies", "honest,cheater", "--games", "10", "-q",
+     "--threads", "1000"],
+    ["bench", "--game", "sticky", "--seconds", "0.1", "--no-floor", "--threads", "999"],
+], ids=["run", "compare", "bench"])
+def test_threads_beyond_the_machine_are_clamped_and_said_so(args):
+    # cthulhu-sim run ... --threads 1000: "note: --threads 1000 is more than the N this
+    # machine runs at once; clamped to N" on stderr, and the command runs
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS
+    r = invoke(*args)
+    assert r.exit_code == 0, r.output
+    assert (f"note: --threads {args[-1]} is more than the {most} this machine runs at once; "
+            f"clamped to {most}") in r.stderr
