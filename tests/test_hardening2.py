@@ -248,3 +248,28 @@ def test_threads_beyond_the_machine_are_clamped_and_said_so(args):
     assert r.exit_code == 0, r.output
     assert (f"note: --threads {args[-1]} is more than the {most} this machine runs at once; "
             f"clamped to {most}") in r.stderr
+
+
+def test_bench_floor_line_gives_the_generators_rate_after_a_search_entry(monkeypatch):
+    # cthulhu-sim bench --game hex: the floor line after hex's search entries said "the
+    # generator gives 0 M/s" (the search's iterations a second had taken the variable's place)
+    from experiments.speed import rng_floor
+    from simcore.game import Game
+    from strategies import registry
+
+    real_configure, real_names = Game.configure, registry.names
+
+    def configure(self, overrides=None, strategy=None, rules_path=None):
+        if self.name == "hex" and strategy == "mcts":  # a search that costs next to nothing
+            overrides = {**(overrides or {}), "strategy.iterations": 2}
+        return real_configure(self, overrides, strategy, rules_path)
+
+    monkeypatch.setattr(Game, "configure", configure)
+    monkeypatch.setattr(registry, "names", lambda game: ["random", "mcts"] if game == "hex"
+                        else real_names(game))
+    monkeypatch.setattr(rng_floor, "count_draws", lambda game: {"draws_per_playout": 100.0})
+    monkeypatch.setattr(rng_floor, "generator_rate", lambda: 5e8)
+    r = invoke("bench", "--game", "hex", "--seconds", "0.1")
+    assert r.exit_code == 0, r.output
+    assert "search" in r.stdout and "iterations/s" in r.stdout
+    assert "the generator gives 500 M/s" in r.stdout, r.stdout
