@@ -22,6 +22,45 @@ FILES = {
 }
 RUN = ["--games", "2", "-q"]
 
+
+def _rules(game: str, old: str, new: str) -> bytes:
+    """The game's own rules file with one line's text replaced (``old`` must be there)."""
+    from simcore.registry import get_game
+
+    text = get_game(game).rules_file.read_text(encoding="utf-8")
+    assert old in text, (game, old)
+    return text.replace(old, new, 1).encode()
+
+
+STICKY_PLAYERS = "players = { value = 4, min = 2, max = 6"
+FILES.update({
+    # a negative value with the file's own bounds widened to let it through
+    "wakeup-negative.toml": _rules("wakeup", "hand_size = { value = 7, min = 1",
+                                   "hand_size = { value = -2, min = -5"),
+    "wakeup-negative-solo.toml": _rules("wakeup", "small_move = { value = 3, min = 0",
+                                        "small_move = { value = -1, min = -5"),
+    "tec-negative-players.toml": _rules("tec", "players = { value = 2, min = 1",
+                                        "players = { value = -1, min = -4"),
+    "sticky-twice.toml": _rules("sticky", STICKY_PLAYERS,
+                                'players = { value = 3, min = 2, max = 6, source = "public" }\n'
+                                + STICKY_PLAYERS),
+    "sticky-unicode.toml": _rules("sticky", STICKY_PLAYERS,
+                                  '"pl\u00e0yers" = { value = 3, min = 2, max = 6, source = '
+                                  '"public" }\n' + STICKY_PLAYERS),
+    "spec-unknown-setting.toml": b'game = "sticky"\n[settings]\ncolour = 3\n[games]\n'
+                                 b'per_cell = 5\n',
+    "spec-unknown-strategy-setting.toml": b'game = "sticky"\nstrategy = "honest"\n[settings]'
+                                          b'\n"strategy.bogus" = 3\n[games]\nper_cell = 5\n',
+    "spec-twice.toml": b'game = "sticky"\n[settings]\nplayers = 3\nplayers = 4\n[games]\n'
+                       b'per_cell = 5\n',
+    "spec-table-twice.toml": b'game = "sticky"\n[games]\nper_cell = 5\n[axes]\nplayers = [2]'
+                             b'\n[games]\nround = 1\n',
+    "spec-unicode.toml": 'game = "sticky"\n[settings]\n"pl\u00e0yers" = 3\n[games]\n'
+                         'per_cell = 5\n'.encode(),
+    "spec-max-below-round.toml": b'game = "sticky"\n[games]\nprecision = 1.0\nround = 5000\n'
+                                 b'max_per_cell = 1000\n',
+})
+
 ROWS = [
     # 1. main over another sweep (or a folder it did not write)
     Row("main-out-other-sweep", ["main", "-q", "--out", "hexsweep"],
@@ -50,6 +89,40 @@ ROWS = [
     Row("tune-wakeup-1p-fair", ["tune", "wakeup", "--players", "1", "--target", "fair",
                                 "--vary", "hand_size", "--games", "10", "-q"],
         ["--target fair", "wakeup has one seat at 1 player", "no seats to make fair"]),
+    # 8. the key at fault, named
+    Row("run-sticky-seats-profile", ["run", "sticky", "--set",
+                                     "seats=average,nobody,average,average", *RUN],
+        ["key 'seats'", "seat 1 uses profile 'nobody'", "allowed: average"]),
+    Row("compare-sticky-seats-profile", ["compare", "sticky", "--strategies", "honest,cheater",
+                                         "--set", "seats=nobody", *RUN],
+        ["key 'seats'", "'nobody'"]),
+    Row("rules-negative-widened", ["run", "wakeup", "--rules", "wakeup-negative.toml", *RUN],
+        ["wakeup-negative.toml", "key 'hand_size'", "-2 is beyond what the simulator supports"]),
+    Row("rules-negative-widened-solo", ["run", "wakeup", "--rules",
+                                        "wakeup-negative-solo.toml", *RUN],
+        ["key 'solo.small_move'", "-1 is beyond what the simulator supports"]),
+    Row("rules-negative-widened-players", ["run", "tec", "--rules",
+                                           "tec-negative-players.toml", *RUN],
+        ["key 'players'", "-1 is beyond what the simulator supports (1 to 4)"]),
+    Row("rules-key-twice", ["run", "sticky", "--rules", "sticky-twice.toml", *RUN],
+        ["sticky-twice.toml", "key 'players' is given twice (line"]),
+    Row("rules-unicode-key", ["run", "sticky", "--rules", "sticky-unicode.toml", *RUN],
+        ["key 'pl\u00e0yers'", "unknown key", "did you mean players"]),
+    Row("set-unicode-key", ["run", "sticky", "--set", "pl\u00e0yers=3", *RUN],
+        ["key 'pl\u00e0yers'", "did you mean players"]),
+    Row("spec-unknown-setting", ["sweep", "spec-unknown-setting.toml", "--out", "o9"],
+        ["key 'colour'", "unknown override key"]),
+    Row("spec-unknown-strategy-setting", ["sweep", "spec-unknown-strategy-setting.toml",
+                                          "--out", "o9"],
+        ["key 'strategy.bogus'", "no such parameter"]),
+    Row("spec-key-twice", ["sweep", "spec-twice.toml", "--out", "o9"],
+        ["key 'settings.players' is given twice (line 4)"]),
+    Row("spec-table-twice", ["sweep", "spec-table-twice.toml", "--out", "o9"],
+        ["table [games] is given twice (line 6)"]),
+    Row("spec-unicode-key", ["sweep", "spec-unicode.toml", "--out", "o9"],
+        ["key 'pl\u00e0yers'", "did you mean players"]),
+    Row("spec-max-below-round", ["sweep", "spec-max-below-round.toml", "--out", "o9"],
+        ["key 'games.max_per_cell'", "1,000 is below games.round (5,000)"]),
 ]
 
 
