@@ -33,8 +33,8 @@ from experiments.storage.outdir import (
     claim,
     folder_kind,
     read_manifest,
-    stamp,
     staged,
+    stamp,
 )
 from experiments.storage.store import (
     RULES_COPY,

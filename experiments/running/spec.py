@@ -243,7 +243,7 @@ class SweepSpec:
                 rules_path = Path(raw["rules"])
                 if not rules_path.is_absolute() and base_dir is not None:
                     rules_path = Path(base_dir) / rules_path
-                from simcore.rules_data import not_utf8, read_toml_text, toml_problem
+                from simcore.rules_data import not_utf8, read_toml_text
 
                 try:
                     rules_text = read_toml_text(rules_path)
