@@ -185,7 +185,38 @@ class Game(ABC):
                                                       for k, v in rules.overridden.items())
             raise RulesError(f"{rules.path}: the rules data{over} cannot be used: "
                              f"{type(exc).__name__}: {reason}") from exc
+        self._check_seats(rules, strat, strat_over)
         return Config(self, rules, strat, params)
+
+    def _check_seats(self, rules: RulesData, strat: Any, strat_over: Mapping[str, Any]) -> None:
+        """A seat's strategy set (``strategy.seat_K`` or ``strategy.seat_K.X``) for a seat the
+        game does not have with these rules (``seat_2`` of a two-seat game, ``seat_1`` of a
+        solitaire) is a mistake, not a setting that means nothing: refused, naming the
+        seats there are."""
+        import re
+
+        if not any(re.fullmatch(r"seat_\d+", k) for k in strat.param_specs()):
+            return  # not a strategy for each seat
+        try:
+            n = int(self.seats(rules))
+            names = self.seat_names(rules)
+        except (KeyError, TypeError, ValueError):
+            return
+        if n < 1:
+            return
+        for key in strat_over:
+            m = re.match(r"seat_(\d+)(?:\.|$)", key)
+            if m is None or int(m[1]) < n:
+                continue
+            shown = ", ".join(f"strategy.seat_{k}" + (f" ({names[k]})" if k < len(names)
+                                                      and names[k] != str(k) else "")
+                              for k in range(n))
+            players = rules.resolved().get("players")
+            where = f" at {players} player{'s' if players != 1 else ''}" if isinstance(
+                players, int) and not isinstance(players, bool) else ""
+            count = "one seat" if n == 1 else f"{n} seats"
+            raise RulesError(f"override: key 'strategy.{key}': {self.name} has {count}{where}, "
+                             f"so there is no seat {m[1]}; its seats: {shown}")
 
     @abstractmethod
     def compile_params(self, rules: RulesData) -> Any:

@@ -163,8 +163,10 @@ class RulesData:
         """Read and check the file at ``path``; with ``reference`` (the game's bundled rules
         data) also check that it holds the same keys, each of the same kind."""
         path = Path(path)
+        text = ""
         try:
-            raw = tomllib.loads(read_toml_text(path))
+            text = read_toml_text(path)
+            raw = tomllib.loads(text)
         except FileNotFoundError:
             raise RulesError(f"{path}: rules data file not found") from None
         except IsADirectoryError:
@@ -175,7 +177,7 @@ class RulesData:
             raise RulesError(f"{path}: rules data file cannot be read: "
                              f"{exc.strerror or exc}") from None
         except tomllib.TOMLDecodeError as exc:
-            raise RulesError(f"{path}: not valid TOML: {exc}") from None
+            raise RulesError(f"{path}: {toml_problem(text, exc)}") from None
         meta = raw.pop("meta", {})
         if not isinstance(meta, dict):
             raise RulesError(f"{path}: key 'meta': not a table (give [meta] with game = ...)")
@@ -553,6 +555,29 @@ class _Shape:
 def read_toml_text(path: str | Path) -> str:
     """A TOML file's text: UTF-8, with a byte-order mark (which some editors write) dropped."""
     return Path(path).read_bytes().decode("utf-8-sig")
+
+
+def toml_problem(text: str, exc: Exception) -> str:
+    """A TOML parser's error in words: a key or table given twice is named (tomllib says only
+    "Cannot overwrite a value (at line 4, column 12)"); anything else as the parser put it."""
+    import re
+
+    msg = str(exc)
+    m = re.search(r"\(at line (\d+), column \d+\)", msg)
+    twice = "Cannot overwrite a value" in msg or re.search(r"Cannot declare .* twice", msg)
+    lines = text.splitlines()
+    if not (m and twice) or not 1 <= int(m[1]) <= len(lines):
+        return f"not valid TOML: {msg}"
+    n = int(m[1])
+    line = lines[n - 1].strip()
+    header = re.fullmatch(r"\[\[?\s*(.+?)\s*\]\]?(\s*#.*)?", line)
+    if header:
+        return f"not valid TOML: table [{header[1]}] is given twice (line {n})"
+    key = line.split("=", 1)[0].strip()
+    table = next((h[1] for h in (re.fullmatch(r"\[\[?\s*(.+?)\s*\]\]?(\s*#.*)?", x.strip())
+                                 for x in reversed(lines[:n - 1])) if h), None)
+    full = f"{table}.{key}" if table else key
+    return f"not valid TOML: key '{full.replace(chr(34), '')}' is given twice (line {n})"
 
 
 def not_utf8(exc: UnicodeDecodeError) -> str:

@@ -217,6 +217,8 @@ def tune(
 
     overrides = _balance_prelude(game, set_, shortcuts, scheduler, dask_local, resume,
                                  overwrite, out, threads)
+    if target.strip().lower() == "fair":
+        _check_fair(game, overrides, strategy, rules)
     result = _balance_run(
         run_tune, out, game=game, overrides=overrides, target=target, vary=vary,
         strategy=strategy, rules_path=rules, metric=metric, bounds=bounds, tol=tol,
@@ -230,6 +232,25 @@ def tune(
         typer.echo(result.format())
         if out:
             typer.echo(f"  report: {Path(out) / 'report.html'}")
+
+
+def _check_fair(game: str, overrides: list[str], strategy: str | None,
+                rules: str | None) -> None:
+    """``--target fair`` of a setting with one seat (a solitaire game): nothing to make fair."""
+    g = get_game(game)
+    if g.kind.cooperative:
+        return  # (the tune itself says a cooperative game has no seats to make equal)
+    try:
+        config = g.configure(overrides, strategy, rules)
+    except (RulesError, KeyError) as exc:
+        fail(message(exc))
+    if g.seats(config.rules) < 2:
+        players = config.rules.resolved().get("players")
+        where = (f" at {players} player{'s' if players != 1 else ''}"
+                 if isinstance(players, int) and not isinstance(players, bool) else " here")
+        fail(f"--target fair: {g.name} has one seat{where} (a solitaire game), so there are "
+             "no seats to make fair; give the seat's win rate to hit (seat0=0.5), or more "
+             "players")
 
 
 def order(
@@ -283,6 +304,8 @@ def main(
     out: Annotated[str, typer.Option("--out", "-o", metavar="DIR",
         help="Report folder (Tiny Epic Cthulhu).")
                    ] = TEC_OUT,
+    overwrite: Annotated[bool, typer.Option(metavar="",
+        help="Replace another sweep in --out (only files a sweep writes).")] = False,
 ) -> None:
     """The main job (`make run`): the Tiny Epic Cthulhu balance sweep (every Great Old One x
     difficulty x player count) with its report."""
@@ -293,7 +316,7 @@ def main(
 
     spec = Path(__file__).parent.parent / "specs" / TEC_SPEC
     try:
-        result = run_sweep(spec, out, resume="auto", progress=not quiet)
+        result = run_sweep(spec, out, resume="auto", overwrite=overwrite, progress=not quiet)
     except (SpecError, OutDirError, TooManyGamesError) as exc:
         fail(str(exc))
     except OSError as exc:

@@ -103,11 +103,11 @@ def bench(
                     f"({done:,} games in {elapsed:.1f}s)")
             if searching:
                 iters = int(config.strategy.param_dict()["iterations"])
-                rate = searches * iters / elapsed
-                search_speed[label] = {"iterations_per_s": rate, "iterations": iters,
+                per_s = searches * iters / elapsed  # (not ``rate``: the generator's)
+                search_speed[label] = {"iterations_per_s": per_s, "iterations": iters,
                                        "searches": searches,
                                        "rollout": config.strategy.param_dict()["rollout"]}
-                line += f"; search {rate:,.0f} iterations/s"
+                line += f"; search {per_s:,.0f} iterations/s"
             if not json_out:
                 typer.echo(line, err=False)
             if split and not searching:

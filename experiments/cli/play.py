@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -54,6 +54,7 @@ def run(
     """Play one configuration and report win rates with 95% intervals."""
     from experiments.running.runfolder import save_run
     from experiments.running.runner import (
+        RunInterrupted,
         TooManyGamesError,
         format_summary,
         run_config,
@@ -74,18 +75,55 @@ def run(
     except (RulesError, KeyError, TooManyGamesError) as exc:
         unmake_out(out, made)
         fail(message(exc))
+    except RunInterrupted as exc:
+        _interrupted_run(exc, out, made)
+    except KeyboardInterrupt:  # (while compiling, before any game)
+        unmake_out(out, made)
+        typer.echo("\ninterrupted before any game was finished; nothing kept", err=True)
+        raise typer.Exit(130) from None
     if out:
         try:
             save_run(result, out, overwrite=True)  # (claimed above)
         except OutDirError as exc:
+            unmake_out(out, made)
             fail(str(exc))
         except OSError as exc:
+            unmake_out(out, made)
             cannot_write(exc, out)
     summary = result.summary()
     if json_out:
         typer.echo(json_text(summary))
     else:
         typer.echo(format_summary(summary))
+
+
+def _interrupted_run(exc: Any, out: str | None, made: bool) -> None:
+    """Ctrl-C during a run: the games finished are kept in ``out`` (a run of that many
+    games, the first of the seed's playouts), or nothing is left there; one line says
+    which."""
+    from experiments.running.runfolder import save_run
+
+    kept = exc.result
+    if kept is None or not kept.games:
+        unmake_out(out, made)
+        typer.echo("\ninterrupted before any game was finished; nothing kept", err=True)
+        raise typer.Exit(130)
+    played = f"{kept.games:,} of {exc.asked:,} games"
+    if out is None:
+        typer.echo(f"\ninterrupted after {played} (nothing kept: give --out DIR to keep "
+                   "the games played)", err=True)
+        raise typer.Exit(130)
+    try:
+        save_run(kept, out, overwrite=True)  # (claimed before the games)
+    except (OutDirError, OSError) as err:
+        unmake_out(out, made)
+        typer.echo(f"\ninterrupted after {played}; they could not be kept in {out}: {err}",
+                   err=True)
+        raise typer.Exit(130) from None
+    typer.echo(f"\ninterrupted after {played}; those are kept in {out} as a run of "
+               f"{kept.games:,} games (playouts 0 to {kept.games - 1:,} of seed {kept.seed})",
+               err=True)
+    raise typer.Exit(130)
 
 
 def trace(
@@ -160,12 +198,19 @@ def compare(
     except (RulesError, KeyError, TooManyGamesError) as exc:
         unmake_out(out, made)
         fail(message(exc))
+    except KeyboardInterrupt:
+        unmake_out(out, made)
+        typer.echo("\ninterrupted; nothing kept (a comparison is written when every strategy "
+                   "has played)", err=True)
+        raise typer.Exit(130) from None
     if out:
         try:
             result.write(out, overwrite=True)  # (claimed above)
         except OutDirError as exc:
+            unmake_out(out, made)
             fail(str(exc))
         except OSError as exc:
+            unmake_out(out, made)
             cannot_write(exc, out)
     if json_out:
         typer.echo(json_text(result.summary()))

@@ -122,11 +122,36 @@ def list_(
     cells, games and date."""
     from experiments.analysis.catalog import format_listing, list_folders
 
+    unread = _unreadable(folder)
+    if unread and unread[0][0] == folder:
+        fail(f"cannot read {folder}: {unread[0][1]}")
     try:
         rows = list_folders(folder)
     except OutDirError as exc:
         fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot read {exc.filename or folder}: {exc.strerror or exc}")
+    for path, why in unread:
+        typer.echo(f"note: cannot read {path} ({why}); what it holds is not listed", err=True)
     typer.echo(json_text(rows) if json_out else format_listing(rows))
+
+
+def _unreadable(folder: str) -> list[tuple[str, str]]:
+    """The folders under ``folder`` (``folder`` itself first) that cannot be read, each with
+    why; a listing of them would otherwise leave them out without a word."""
+    import os
+
+    if not Path(folder).is_dir():
+        return []  # (the listing says what is wrong)
+    found: list[tuple[str, str]] = []
+
+    def note(exc: OSError) -> None:
+        found.append((exc.filename if exc.filename is not None else folder,
+                      exc.strerror or str(exc)))
+
+    for _here, dirs, _files in os.walk(folder, onerror=note):
+        dirs[:] = [d for d in dirs if d not in ("cells", "playouts", "plays")]
+    return found
 
 
 def diff(

@@ -126,19 +126,24 @@ class Comparison:
         manifest that marks the folder as a comparison of this tool.  A folder holding
         anything else is refused (see :func:`experiments.storage.outdir.claim`); a previous
         comparison there is replaced only with ``overwrite``."""
+        from experiments.storage.outdir import OutDirError, claim, staged
+
+        final = Path(out)
+        state = claim(final, "compare", overwrite)
+        if state == "same" and not overwrite:
+            raise OutDirError(f"--out {final}: already holds a comparison; give another "
+                              "folder, or --overwrite to replace it")
+        with staged(final, "compare", replace=state == "same") as out:
+            names = [p.name for p in self._write_files(out)]
+        return [final / n for n in names]
+
+    def _write_files(self, out: Path) -> list[Path]:
         from experiments.reporting.charts import strategy_bar_chart
         from experiments.reporting.report import Doc
         from experiments.storage.jsonout import json_text
-        from experiments.storage.outdir import OutDirError, claim, clear, stamp
+        from experiments.storage.outdir import stamp
         from experiments.storage.store import write_json, write_text
 
-        out = Path(out)
-        if claim(out, "compare", overwrite) == "same":
-            if not overwrite:
-                raise OutDirError(f"--out {out}: already holds a comparison; give another "
-                                  "folder, or --overwrite to replace it")
-            clear(out, "compare")
-        out.mkdir(parents=True, exist_ok=True)
         paths = [write_text(out / "compare.json",
                             json_text(self.summary()) + "\n")]
         settings = settings_text(self.settings) or "defaults"

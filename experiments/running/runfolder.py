@@ -28,7 +28,14 @@ from typing import Any
 
 import pandas as pd
 
-from experiments.storage.outdir import OutDirError, claim, clear, folder_kind, read_manifest, stamp
+from experiments.storage.outdir import (
+    OutDirError,
+    claim,
+    folder_kind,
+    read_manifest,
+    staged,
+    stamp,
+)
 from experiments.storage.store import (
     RULES_COPY,
     parquet_meta,
@@ -99,17 +106,24 @@ def write_run_folder(out: str | Path, kind: str, config: Any, frame: pd.DataFram
                      summary: dict[str, Any], parts: list[dict], rules_text: str | None,
                      overwrite: bool = False, sources: Sequence[str] = ()) -> list[Path]:
     """Write a run (or pool) folder; the folder is claimed first (see
-    :func:`experiments.storage.outdir.claim`)."""
-    from simcore._cache import source_hash
-
+    :func:`experiments.storage.outdir.claim`) and written whole or not at all (see
+    :func:`experiments.storage.outdir.staged`)."""
     out = Path(out)
     state = claim(out, kind, overwrite)
-    if state == "same":
-        if not overwrite:
-            raise OutDirError(f"--out {out}: already holds {'a run' if kind == 'run' else 'a pool'}"
-                              "; give another folder, or --overwrite to replace it")
-        clear(out, kind)
-    out.mkdir(parents=True, exist_ok=True)
+    if state == "same" and not overwrite:
+        raise OutDirError(f"--out {out}: already holds {'a run' if kind == 'run' else 'a pool'}"
+                          "; give another folder, or --overwrite to replace it")
+    with staged(out, kind, replace=state == "same") as stage:
+        names = _write_run_files(stage, kind, config, frame, summary, parts, rules_text,
+                                 sources)
+    return [out / n for n in names]
+
+
+def _write_run_files(out: Path, kind: str, config: Any, frame: pd.DataFrame,
+                     summary: dict[str, Any], parts: list[dict], rules_text: str | None,
+                     sources: Sequence[str]) -> list[str]:
+    from simcore._cache import source_hash
+
     g = config.game
     resolved = config.resolved()
     manifest = {
@@ -132,7 +146,7 @@ def write_run_folder(out: str | Path, kind: str, config: Any, frame: pd.DataFram
     paths.append(write_csv(out / "results.csv", pd.DataFrame([flat_figures(summary)])))
     paths.append(write_text(out / "report.md", _report_text(summary, kind, parts)))
     paths.append(write_json(out / "manifest.json", manifest))  # last: the folder is whole
-    return paths
+    return [p.name for p in paths]
 
 
 def save_run(result: Any, out: str | Path, overwrite: bool = False) -> list[Path]:

@@ -33,6 +33,32 @@ class TooManyGamesError(ValueError):
     """A run whose records would not fit in this machine's memory."""
 
 
+class RunInterrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C; ``result`` holds the games finished before it (playouts
+    ``start .. start + result.games - 1``), or is None when none was."""
+
+    def __init__(self, result: RunResult | None, asked: int):
+        super().__init__("interrupted")
+        self.result = result
+        self.asked = asked
+
+
+def searching(strategy: Any) -> bool:
+    """Does the strategy (or any seat of a table of strategies) search at each decision?  A
+    searching game takes seconds, so such runs are played in small batches: Ctrl-C, which
+    takes effect between batches, then stops within about a game."""
+    if getattr(strategy, "search_fn", None) is not None:
+        return True
+    return any(searching(s) for s in getattr(strategy, "seats", None) or ())
+
+
+def search_batch() -> int:
+    """The batch of a searching run: a game for each worker thread."""
+    import numba
+
+    return max(int(numba.get_num_threads()), 1)
+
+
 def _read_int(path: str) -> int | None:
     try:
         with open(path) as fh:
@@ -120,13 +146,14 @@ def set_threads(threads: int | None, say: bool = False) -> None:
         most = numba.config.NUMBA_NUM_THREADS
         if say and int(threads) > most:
             print(f"note: --threads {threads} is more than the {most} this machine runs at "
-                  f"once; using {most}", file=sys.stderr, flush=True)
+                  f"once; clamped to {most}", file=sys.stderr, flush=True)
         numba.set_num_threads(max(1, min(int(threads), most)))
 
 
-def progress_bar(total: int, quiet: bool, desc: str):
-    """A tqdm bar on stderr (None when quiet or for runs too short to need one)."""
-    if quiet or total <= DEFAULT_BATCH:
+def progress_bar(total: int, quiet: bool, desc: str, short: bool = False):
+    """A tqdm bar on stderr (None when quiet or for runs too short to need one; ``short``:
+    a bar however few the games, games that take seconds each)."""
+    if quiet or (total <= DEFAULT_BATCH and not short):
         return None
     from tqdm import tqdm
 
@@ -199,16 +226,45 @@ def run_config(config: Config, games: int, seed: int, threads: int | None = None
     if announce:
         announce_compile(announce if isinstance(announce, str) else g.name, config)
     g.warm_up(config)  # compile (or load from cache) before the clock starts
-    bar = progress_bar(games, quiet, f"{g.name} {config.strategy.name}")
+    search = searching(config.strategy)
+    bar = progress_bar(games, quiet, f"{g.name} {config.strategy.name}", short=search)
     t0 = time.perf_counter()
     try:
-        frame = g.play(config, games, seed, start=start, batch=batch,
-                       progress=bar.update if bar is not None else None)
+        if search:
+            frame = _play_searching(config, games, seed, start, min(batch, search_batch()),
+                                    bar, t0)
+        else:
+            frame = g.play(config, games, seed, start=start, batch=batch,
+                           progress=bar.update if bar is not None else None)
     finally:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
     return RunResult(config, games, seed, frame, seconds)
+
+
+def _play_searching(config: Config, games: int, seed: int, start: int, batch: int, bar: Any,
+                    t0: float) -> pd.DataFrame:
+    """``Game.play`` for a searching strategy, batch by batch (the same games: results do
+    not depend on the batch size), so that Ctrl-C stops it within about a game and the games
+    finished are kept (:class:`RunInterrupted`)."""
+    g = config.game
+    parts: list[np.ndarray] = []
+    done = 0
+    try:
+        while done < games:
+            n = min(batch, games - done)
+            parts.append(g.run_batch(config, seed, start + done, n))
+            done += n
+            if bar is not None:
+                bar.update(n)
+    except KeyboardInterrupt:
+        kept = None
+        if done:
+            frame = g.to_frame(np.concatenate(parts))
+            kept = RunResult(config, done, seed, frame, time.perf_counter() - t0)
+        raise RunInterrupted(kept, games) from None
+    return g.to_frame(np.concatenate(parts)) if parts else g.play(config, 0, seed)
 
 
 def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float) -> dict:

@@ -147,7 +147,7 @@ class SweepSpec:
     # ---- loading -------------------------------------------------------------------------
     @classmethod
     def load(cls, path: str | Path, validate: bool = True) -> SweepSpec:
-        from simcore.rules_data import not_utf8, read_toml_text
+        from simcore.rules_data import not_utf8, read_toml_text, toml_problem
 
         path = Path(path)
         try:
@@ -164,7 +164,7 @@ class SweepSpec:
         try:
             raw = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
-            raise SpecError(f"{path}: not valid TOML: {exc}") from None
+            raise SpecError(f"{path}: {toml_problem(text, exc)}") from None
         spec = cls.from_dict(raw, source=str(path), base_dir=path.parent, validate=validate,
                              text=text)
         return spec
@@ -319,6 +319,10 @@ class SweepSpec:
         if "max_per_cell" in games:
             self.max_per_cell = posint("max_per_cell", DEFAULT_CAP)
         if self.max_per_cell < self.round:
+            if "round" in games and "max_per_cell" in games:
+                err("games.max_per_cell", f"{self.max_per_cell:,} is below games.round "
+                    f"({self.round:,}): a cell would stop before its first round is played; "
+                    "give a max_per_cell of at least the round, or a smaller round")
             self.round = self.max_per_cell
         metric = games.get("metric", "win")
         if metric not in METRICS:

@@ -332,7 +332,9 @@ def run_sweep(
     """Run every unfinished cell of ``spec`` into the folder ``out`` and build its report.
 
     ``resume=True`` finishes a sweep begun in ``out`` (refusing a different spec);
-    ``resume="auto"`` does so when ``out`` holds the same spec and starts afresh otherwise.
+    ``resume="auto"`` does so when ``out`` holds the same spec (and plays it again when only
+    the simulator's version or rules data changed since); a sweep of another spec there is
+    refused unless ``overwrite``.
     ``scheduler`` (a Dask scheduler address) or ``dask_local`` (a number of local worker
     processes) spread the chunks over a Dask cluster.  ``on_cell(index)`` is called after each
     cell is written.  The Python twin of ``cthulhu-sim sweep``.
@@ -357,9 +359,19 @@ def run_sweep(
     from experiments.storage.outdir import folder_kind
 
     d = SweepDir(out)
-    if resume == "auto":  # resume our own sweep of this spec, replace our sweep of another
+    if resume == "auto":  # resume our own sweep of this spec; another sweep needs overwrite
         old = d.read_manifest() if folder_kind(d.root) == "sweep" else None
-        resume, overwrite = True, old is not None and old.get("spec_hash") != spec_hash
+        if old is not None and old.get("spec_hash") != spec_hash and not overwrite:
+            if old.get("spec") != manifest["spec"]:
+                raise SweepDirError(
+                    f"--out {d.root}: holds another sweep ({old.get('title') or 'untitled'}), "
+                    f"not {manifest['title']}; give another folder, or --overwrite to "
+                    "replace it")
+            if progress:  # the same spec, played by another version: played again
+                print(f"{d.root}: the same spec played by another version of the simulator "
+                      "(or of its rules data); playing it again", file=sys.stderr, flush=True)
+            overwrite = True
+        resume = not overwrite
     existed = d.root.exists()
     fresh = d.prepare(manifest, spec.saved_toml(RULES_COPY), resume=bool(resume),
                       overwrite=overwrite, rules_text=spec.rules_text)

@@ -19,11 +19,14 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+from collections.abc import Iterator
 from pathlib import Path
 
 TOOL = "cthulhu-sim"
 MANIFEST = "manifest.json"
 TMP_PREFIX = ".tmp-"
+STAGING = TMP_PREFIX + "staging-"  # a folder's files while they are written (see staged)
 
 # what each kind of folder holds, as glob patterns relative to the folder
 LAYOUTS: dict[str, tuple[str, ...]] = {
@@ -111,8 +114,52 @@ def clear(root: str | Path, kind: str, keep: tuple[str, ...] = ()) -> None:
             (root / sub).rmdir()
 
 
+def _entries(root: Path) -> list[Path]:
+    """What ``root`` holds, but a staging folder left by a write that was killed (see
+    :func:`staged`): that is the tool's, and removed by the next write."""
+    return [p for p in root.iterdir() if not (p.is_dir() and p.name.startswith(STAGING))]
+
+
+@contextlib.contextmanager
+def staged(root: str | Path, kind: str, replace: bool = False) -> Iterator[Path]:
+    """Write a folder's files whole or not at all: the body writes them into a staging
+    folder (yielded) inside ``root``; when it ends they are moved into ``root`` (the
+    manifest last, so the folder is whole when it names itself), after ``replace`` removed
+    the files of a previous ``kind`` folder there.  If the body fails (a full disk, an
+    error, an interrupt) the staging folder is removed and ``root`` is as it was, or gone
+    again when this made it."""
+    import shutil
+    import tempfile
+
+    root = Path(root)
+    made = not root.exists()
+    root.mkdir(parents=True, exist_ok=True)
+    for old in root.glob(STAGING + "*"):  # left by a write that was killed
+        shutil.rmtree(old, ignore_errors=True)
+    stage = Path(tempfile.mkdtemp(prefix=STAGING, dir=root))
+    try:
+        try:
+            yield stage
+        except BaseException:
+            if made:
+                shutil.rmtree(stage, ignore_errors=True)
+                with contextlib.suppress(OSError):
+                    root.rmdir()
+            raise
+        if replace:
+            clear(root, kind)
+        files = sorted((p for p in stage.rglob("*") if p.is_file()),
+                       key=lambda p: (p.name == MANIFEST, str(p)))
+        for p in files:
+            dest = root / p.relative_to(stage)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(p, dest)
+    finally:
+        shutil.rmtree(stage, ignore_errors=True)
+
+
 def _listing(root: Path, limit: int = 4) -> str:
-    names = sorted(p.name + ("/" if p.is_dir() else "") for p in root.iterdir())
+    names = sorted(p.name + ("/" if p.is_dir() else "") for p in _entries(root))
     shown = ", ".join(names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
@@ -125,7 +172,7 @@ def claim(root: str | Path, kind: str, overwrite: bool = False, option: str = "-
     root = Path(root)
     if root.exists() and not root.is_dir():
         raise OutDirError(f"{option} {root}: is a file, not a folder; give a folder's name")
-    if not root.exists() or not any(root.iterdir()):
+    if not root.exists() or not _entries(root):
         return "new"
     found = folder_kind(root)
     if found == kind:

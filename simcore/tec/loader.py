@@ -45,6 +45,8 @@ def blamed(rules: RulesData, keys: tuple[str, ...]) -> str:
 # A value beyond these would be written past its block of ``ip`` or index past an array in
 # the jitted core, so it is refused here with the key named.  None: no limit.
 ENGINE_LIMITS: tuple[Limit, ...] = (
+    ("players", 1, S.MAX_CHARS, None, None),
+    ("components.portals", S.N_PORTALS, S.N_PORTALS, None, None),  # (the board's six)
     ("components.madness_per_colour", 0, None, None, None),
     ("components.chaos", 0, None, None, None),
     ("components.eldritch", 0, None, None, None),

@@ -44,6 +44,10 @@ ENGINE_LIMITS: tuple[Limit, ...] = (
     ("solo.path_c", 2, 10**6, None, None),
     ("solo.path_d", 2, 10**6, None, None),
     ("solo.cthulhu_draw", 1, 64, None, None),
+    ("solo.small_trigger", 1, 64, None, None),
+    ("solo.small_move", 0, S.MAX_SQUARES, None, None),
+    ("solo.big_move", 0, S.MAX_SQUARES, None, None),
+    ("solo.cthonian_move", 0, S.MAX_SQUARES, None, None),
 )
 
 NATURAL_KEYS = S.ING_KEYS[:S.N_NATURAL]
