@@ -296,6 +296,14 @@ FILES = {
 }
 
 OTHER_ROWS = [
+    # the commands of issues 26, 27, 28 and 31
+    Row("uncertainty-one-sample", ["uncertainty", "hex", "--samples", "1"],
+        ["--samples", "at least two"]),
+    Row("train-no-budget", ["train", "hex", "--budget", "0"], ["--budget", "below 1"]),
+    Row("skill-unknown-level", ["skill", "hex", "--levels", "nope"],
+        ["'nope'", "not a strategy of hex", "player file"]),
+    Row("serve-port-too-large", ["serve", "--port", "70000"], ["--port", "65,535"]),
+    Row("bench-all-without-compile", ["bench", "--all"], ["--all", "--compile"]),
     # sweeps: the spec
     Row("sweep-spec-folder", ["sweep", "adir", "--out", "o1"], ["adir", "folder"]),
     Row("sweep-spec-missing", ["sweep", "nope.toml", "--out", "o1"], ["nope.toml", "not found"]),
