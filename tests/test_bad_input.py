@@ -374,6 +374,8 @@ OTHER_ROWS = [
     Row("bench-seconds-huge", ["bench", "--seconds", "1e9"], ["--seconds", "3600"]),
     Row("bench-game-unknown", ["bench", "--game", "chess"], ["'chess'"]),
     Row("bench-threads-zero", ["bench", "--threads", "0"], ["--threads"]),
+    Row("serve-port-huge", ["serve", "--port", "70000"], ["--port", "65,535"]),
+    Row("serve-port-word", ["serve", "--port", "http"], ["--port"]),
     Row("games-unknown", ["games", "chess"], ["'chess'"]),
     Row("run-unknown-game", ["run", "chess", "--games", "10"], ["'chess'"]),
     Row("run-no-game", ["run"], ["GAME"]),

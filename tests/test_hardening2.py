@@ -313,14 +313,14 @@ def test_a_full_disk_leaves_no_half_written_folder(command, tmp_path, monkeypatc
 ], ids=["run", "compare", "bench"])
 def test_threads_beyond_the_machine_are_clamped_and_said_so(args):
     # cthulhu-sim run ... --threads 1000: "note: --threads 1000 is more than the N this
-    # machine runs at once; clamped to N" on stderr, and the command runs
+    # machine runs at once; clamped: using N" on stderr, and the command runs
     import numba
 
     most = numba.config.NUMBA_NUM_THREADS
     r = invoke(*args)
     assert r.exit_code == 0, r.output
     assert (f"note: --threads {args[-1]} is more than the {most} this machine runs at once; "
-            f"clamped to {most}") in r.stderr
+            f"clamped: using {most}") in r.stderr
 
 
 def test_bench_floor_line_gives_the_generators_rate_after_a_search_entry(monkeypatch):

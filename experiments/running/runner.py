@@ -146,7 +146,7 @@ def set_threads(threads: int | None, say: bool = False) -> None:
         most = numba.config.NUMBA_NUM_THREADS
         if say and int(threads) > most:
             print(f"note: --threads {threads} is more than the {most} this machine runs at "
-                  f"once; clamped to {most}", file=sys.stderr, flush=True)
+                  f"once; clamped: using {most}", file=sys.stderr, flush=True)
         numba.set_num_threads(max(1, min(int(threads), most)))
 
 
