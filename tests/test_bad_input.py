@@ -302,7 +302,6 @@ OTHER_ROWS = [
     Row("train-no-budget", ["train", "hex", "--budget", "0"], ["--budget", "below 1"]),
     Row("skill-unknown-level", ["skill", "hex", "--levels", "nope"],
         ["'nope'", "not a strategy of hex", "player file"]),
-    Row("serve-port-too-large", ["serve", "--port", "70000"], ["--port", "65,535"]),
     Row("bench-all-without-compile", ["bench", "--all"], ["--all", "--compile"]),
     # sweeps: the spec
     Row("sweep-spec-folder", ["sweep", "adir", "--out", "o1"], ["adir", "folder"]),
