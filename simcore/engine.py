@@ -571,6 +571,26 @@ def trace_game(play_one, g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, s
     return evn[0]
 
 
+# A search asked from Python (tests, tools) goes through this runner too: a cached function
+# compiled with dispatchers as arguments is keyed on those dispatcher objects, so it is never
+# loaded again by another process, its entry piles up in the cache index, and once the index
+# holds more dispatchers than numba keeps alive (128) saving any entry fails.  Fixed to
+# function values (``ready``), the search compiles once, as the driver calls it.
+_SEARCH_ONCE_SIG = types.int64(SEARCH, GAME, _I1, _F1, _I1, _I1, _B1, POLICY, _F1, _F1, _U1,
+                               _I1, _F1, _I2, _I1)
+
+
+@njit(cache=True)
+def search_once(search, g, ip, fp, s, view, mask, rpol, rsp, qp, qrng, wi, wf, ev, evn):
+    """The answer of ``search`` at state ``s`` seen as ``view``, called as the driver calls it."""
+    return search(g, ip, fp, s, view, mask, rpol, rsp, qp, qrng, wi, wf, ev, evn)
+
+
+def search_runner() -> Any:
+    """``search_once`` ready for its signature (see ``ready``)."""
+    return ready(search_once, _SEARCH_ONCE_SIG)
+
+
 # ---- the same runner for callback-style games ------------------------------------------------
 # A callback game's rules call its strategy from inside a rule (``decide``, typed by what the
 # game shows its strategies), so it cannot be stepped; it plays whole playouts.  It provides a

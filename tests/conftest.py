@@ -28,6 +28,48 @@ def pytest_sessionstart(session):
     print(f"compiled in {seconds:.0f} s", file=sys.stderr, flush=True)
 
 
+def dispatcher_keyed_overloads() -> list[str]:
+    """The project's cached jitted functions compiled in this process with a dispatcher as an
+    argument (not a function value).  Such a version is keyed on the dispatcher object, so it
+    is never loaded again; each run adds one to the cache index until numba can no longer save
+    it (``search_once`` shows the way: a runner ``ready`` for function values)."""
+    import sys
+
+    from numba.core import types
+    from numba.core.caching import NullCache
+    from numba.core.registry import CPUDispatcher
+
+    def holds_dispatcher(t) -> bool:
+        if isinstance(t, types.Dispatcher):
+            return True
+        return isinstance(t, types.BaseTuple) and any(holds_dispatcher(u) for u in t.types)
+
+    found = set()
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(("simcore", "strategies")):
+            continue
+        for attr, fn in list(vars(module).items()):
+            if not isinstance(fn, CPUDispatcher) or isinstance(fn._cache, NullCache):
+                continue
+            for sig in fn.signatures:
+                if any(holds_dispatcher(t) for t in sig):
+                    found.add(f"{fn.py_func.__module__}.{fn.py_func.__name__}")
+    return sorted(found)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """A run that compiled a cached function for a dispatcher argument fails: see
+    ``dispatcher_keyed_overloads``."""
+    import sys
+
+    bad = dispatcher_keyed_overloads()
+    if bad:
+        print(f"\ncompiled for a dispatcher argument (never loadable, fills the cache index): "
+              f"{', '.join(bad)}; call it through a runner made ready for function values",
+              file=sys.stderr)
+        session.exitstatus = 1
+
+
 @pytest.fixture(scope="session")
 def sticky():
     return get_game("sticky")

@@ -35,9 +35,9 @@ def decide_with_search(g, config, st, qseed: int = 5) -> int:
     qrng = np.empty(RNG_WORDS, dtype=np.uint64)
     E.rng_seed_stream(qrng, 1, 0, E.STREAM_SEARCH, qseed)
     ev = np.zeros((0, E.EV_WIDTH), dtype=np.int64)
-    a = search(g.functions(), ip, fp, st.s, view, mask, rpol, rsp, qp, qrng,
-               np.zeros(max(wi, 1), dtype=np.int64), np.zeros(max(wf, 1)), ev,
-               np.zeros(1, dtype=np.int64))
+    a = E.search_runner()(search, g.functions(), ip, fp, st.s, view, mask, rpol, rsp, qp, qrng,
+                          np.zeros(max(wi, 1), dtype=np.int64), np.zeros(max(wf, 1)), ev,
+                          np.zeros(1, dtype=np.int64))
     assert mask[a] == 1
     return int(a)
 
