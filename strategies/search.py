@@ -1,4 +1,5 @@
-"""Search strategies for every step game: Monte Carlo tree search (UCT) and flat Monte Carlo.
+"""Search strategies for every step game: Monte Carlo tree search (UCT), flat Monte Carlo and
+the rollout algorithm (``improve``).
 
 Written once, against the step contract of ``simcore.engine``: a search knows a game only
 through its functions (``legal``, ``step``, ``observe``, ``determinize``, ``returns``,
@@ -51,7 +52,8 @@ Q_VIEW = Q_SEATS + 7
 Q_MASK = Q_SEATS + 8
 Q_N_SEATS = Q_SEATS + 9
 Q_WIDEN = Q_SEATS + 10  # progressive widening: a node may have 1 + widen * sqrt(visits) children
-Q_SIZE = Q_SEATS + 11
+Q_MARGIN = Q_SEATS + 11  # improve: standard errors a challenger must clear
+Q_SIZE = Q_SEATS + 12
 
 # node fields in wi: parent, first child, next sibling, action, seat that chose it, visits
 N_PARENT, N_CHILD, N_SIBLING, N_ACTION, N_SEAT, N_VISITS = range(6)
@@ -352,6 +354,126 @@ def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
     return best if best >= 0 else first_legal(mask0)
 
 
+@njit(cache=True)
+def _score_action(g, ip, fp, s, view, seat, a, policy, sp, sub, key, depth, sim_s, sim_h,
+                  sim_v, mask, out, ev0, evn0):
+    """The deciding seat's result of one playout after action ``a``, on the random numbers
+    of ``key`` (a fresh deal of what it cannot see, then the rollout player)."""
+    _reseed(sub, key)
+    _copy(sim_s, s)
+    g[4](ip, fp, sim_s, view, seat, sub, sim_h)
+    g[2](ip, fp, sim_s, sim_h, sub, a, ev0, evn0)
+    _rollout(g, ip, fp, sim_s, sim_h, sim_v, mask, policy, sp, sub, depth, out, ev0, evn0)
+    return out[seat]
+
+
+@njit(cache=True)
+def improve(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
+    """The rollout algorithm (one step of policy improvement) that never leaves its base
+    player without evidence: the rollout player's own choice is the answer unless another
+    legal action beats it on paired playouts (the same random numbers for both) by more than
+    ``margin`` standard errors of the paired difference.  The budget is spent by sequential
+    halving: every legal action in rounds against the base choice, the worse half of the
+    challengers dropped after each phase, so the last ones are measured most."""
+    node, value, sim_s, sim_h, sim_v, mask, alive, counts, out, sums = _carve(qp, wi, wf)
+    n_m = mask0.shape[0]
+    nodes = np.int64(qp[Q_ITERATIONS]) + 2
+    n_seats = np.int64(qp[Q_N_SEATS])
+    squares = wf[nodes + n_seats + n_m:nodes + n_seats + 2 * n_m]
+    results = wf[nodes + n_seats + 2 * n_m:nodes + n_seats + 3 * n_m]  # (for the trace)
+    iters = np.int64(qp[Q_ITERATIONS])
+    depth = np.int64(qp[Q_DEPTH])
+    margin = qp[Q_MARGIN]
+    seat = s[SEAT]
+    ev0 = ev[:0]  # simulated steps log nothing
+    evn0 = np.zeros(1, dtype=np.int64)
+    base = policy(ip, fp, s, view, mask0, sp, rng)
+    if base < 0 or base >= n_m or mask0[base] == 0:
+        base = first_legal(mask0)
+    challengers = 0
+    for k in range(n_m):
+        counts[k] = 0
+        sums[k] = 0.0
+        squares[k] = 0.0
+        results[k] = 0.0
+        alive[k] = 1 if mask0[k] and k != base else 0
+        challengers += alive[k]
+    sub = np.empty(RNG_WORDS, dtype=np.uint64)
+    phases = 1
+    while (1 << phases) < challengers + 1:
+        phases += 1
+    used = 0
+    base_rounds = 0
+    base_sum = 0.0
+    for phase in range(phases):
+        if challengers == 0 or used >= iters:
+            break
+        left = phases - phase
+        rounds = max(1, (iters - used) // (left * (challengers + 1)))
+        for _ in range(rounds):
+            if used + challengers + 1 > iters and used > 0:
+                break
+            key = rng_next(rng)
+            r_base = _score_action(g, ip, fp, s, view, seat, base, policy, sp, sub, key, depth,
+                                   sim_s, sim_h, sim_v, mask, out, ev0, evn0)
+            used += 1
+            base_rounds += 1
+            base_sum += r_base
+            for a in range(n_m):
+                if alive[a]:
+                    r = _score_action(g, ip, fp, s, view, seat, a, policy, sp, sub, key,
+                                      depth, sim_s, sim_h, sim_v, mask, out, ev0, evn0)
+                    d = r - r_base
+                    results[a] += r
+                    counts[a] += 1
+                    sums[a] += d
+                    squares[a] += d * d
+                    used += 1
+        if challengers > 1 and phase < phases - 1:  # keep the better half
+            keep = (challengers + 1) // 2
+            while challengers > keep:
+                worst = -1
+                worst_mean = 1e300
+                for a in range(n_m):
+                    if alive[a] and counts[a] > 0 and sums[a] / counts[a] < worst_mean:
+                        worst_mean = sums[a] / counts[a]
+                        worst = a
+                if worst < 0:
+                    break
+                alive[worst] = 0
+                challengers -= 1
+    # the best challenger left, if its paired advantage is clear of noise
+    best = base
+    best_mean = 0.0
+    for a in range(n_m):
+        n = counts[a]
+        if alive[a] and n >= 2:
+            mean = sums[a] / n
+            # the spread with one more difference of the scores' full range (1): a few
+            # identical wins are not proof of an advantage free of noise
+            var = (max(squares[a] - n * mean * mean, 0.0) + 1.0) / n
+            if mean > best_mean and mean > margin * math.sqrt(var / n):
+                best_mean = mean
+                best = a
+    show = np.int64(qp[Q_SHOW])
+    if ev.shape[0] > 0 and show > 0:  # the base choice, then the best challengers by mean
+        log_event(ev, evn, EV_SEARCH, base, base_rounds,
+                  np.int64(round(1e6 * base_sum / max(base_rounds, 1))), 0, iters, 0, 0)
+        for rank in range(1, show):
+            top = -1
+            top_mean = -1e300
+            for a in range(n_m):
+                if alive[a] and counts[a] > 0 and sums[a] / counts[a] > top_mean:
+                    top_mean = sums[a] / counts[a]
+                    top = a
+            if top < 0:
+                break
+            log_event(ev, evn, EV_SEARCH, top, counts[top],
+                      np.int64(round(1e6 * results[top] / counts[top])), rank, iters, 0, 0)
+            alive[top] = 0  # shown
+    return best
+
+
 # ---- registration: `mcts` and `flat_mc` for every searchable game ---------------------------
 MAX_SEATS = 8
 DEFAULT_ITERATIONS = 200
@@ -382,12 +504,44 @@ def _params(rollouts: list[str], iterations: int) -> dict:
     }
 
 
+def _improve_params(rollouts: list[str], iterations: int) -> dict:
+    p = _params(rollouts, iterations)
+    del p["c"], p["widen"]
+    p["iterations"] = Param(float(iterations), 1.0, 1_000_000.0,
+                            "playouts per decision (the budget: a number, not a time, so games "
+                            "stay reproducible)")
+    p["depth"] = Param(0.0, 0.0, 100_000.0,
+                       "rollout decisions before the game's evaluation scores the position (0: "
+                       "play every playout to the end)")
+    p["margin"] = Param(2.0, 0.0, 10.0,
+                        "standard errors of the paired difference by which another action "
+                        "must beat the rollout player's own choice to replace it")
+    return p
+
+
+_SEARCH_NAMES = ("iterations", "c", "depth", "rollout", "seats", "show", "widen")
+_IMPROVE_NAMES = ("iterations", "depth", "rollout", "seats", "show", "margin")
+
+
 def setup(values: np.ndarray, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
     """The search parameter vector and workspace size for a configured game."""
+    return _setup(dict(zip(_SEARCH_NAMES, values, strict=True)), ip, 0)
+
+
+def setup_improve(values: np.ndarray, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
+    """``setup`` for ``improve``: its margin, and three more floats per action (the paired
+    differences' sums of squares and each action's results)."""
     from simcore import engine as E
 
-    names = ("iterations", "c", "depth", "rollout", "seats", "show", "widen")
-    v = dict(zip(names, values, strict=True))
+    v = dict(zip(_IMPROVE_NAMES, values, strict=True))
+    qp, ints, floats = _setup(v, ip, 3 * int(ip[E.P_MASK_SIZE]))
+    qp[Q_MARGIN] = v["margin"]
+    return qp, ints, floats
+
+
+def _setup(v: dict, ip: np.ndarray, more_floats: int) -> tuple[np.ndarray, int, int]:
+    from simcore import engine as E
+
     seats = int(ip[E.P_SEATS])
     which = int(v["seats"])  # 0 = "all", k + 1 = seat k
     if which == 0:
@@ -402,10 +556,10 @@ def setup(values: np.ndarray, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
     qp = np.zeros(Q_SIZE, dtype=np.float64)
     qp[Q_SEATS] = mask
     qp[Q_ITERATIONS] = v["iterations"]
-    qp[Q_C] = v["c"]
+    qp[Q_C] = v.get("c", 0.0)
     qp[Q_DEPTH] = v["depth"]
     qp[Q_SHOW] = v["show"]
-    qp[Q_WIDEN] = v["widen"]
+    qp[Q_WIDEN] = v.get("widen", 0.0)
     qp[Q_STATE] = ip[E.P_STATE_SIZE]
     qp[Q_HIDDEN] = ip[E.P_HIDDEN_SIZE]
     qp[Q_VIEW] = ip[E.P_VIEW_SIZE]
@@ -414,7 +568,7 @@ def setup(values: np.ndarray, ip: np.ndarray) -> tuple[np.ndarray, int, int]:
     ints, floats = workspace_words(int(v["iterations"]), int(ip[E.P_STATE_SIZE]),
                                    int(ip[E.P_HIDDEN_SIZE]), int(ip[E.P_VIEW_SIZE]),
                                    int(ip[E.P_MASK_SIZE]), max(seats, 1))
-    return qp, ints, floats
+    return qp, ints, floats + more_floats
 
 
 def search_specs(game: str, rollouts: list[str]) -> list[StrategySpec]:
@@ -432,4 +586,10 @@ def search_specs(game: str, rollouts: list[str]) -> list[StrategySpec]:
         StrategySpec(game, "flat_mc", None, _params(rollouts, DEFAULT_ITERATIONS), (
             "Flat Monte Carlo: each legal action scored by the mean result of rollouts from it "
             "(the budget shared evenly), the simple baseline for tree search."), flat_mc, setup),
+        StrategySpec(game, "improve", None, _improve_params(rollouts, DEFAULT_ITERATIONS), (
+            "The rollout algorithm, never worse than its base without evidence: plays the "
+            "rollout strategy's own choice unless another legal action beats it on paired "
+            "playouts (the same dice and deals for both) by `margin` standard errors; the "
+            "budget is spent by sequential halving over the challengers."), improve,
+            setup_improve),
     ]

@@ -57,7 +57,7 @@ def a_midgame_state(g, config, seed: int = 4, moves: int = 40):
 
 
 @pytest.mark.parametrize("name", SEARCHABLE)
-@pytest.mark.parametrize("strategy", ["mcts", "flat_mc"])
+@pytest.mark.parametrize("strategy", ["mcts", "flat_mc", "improve"])
 def test_search_never_sees_future_dice_or_hidden_cards(name, strategy):
     """Same visible state, different game stream (future dice) and a different hidden state
     drawn for the deciding seat: the same answer, and the real state untouched."""
