@@ -541,12 +541,16 @@ def run_batch(play_one, g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, se
     batch size change nothing."""
     n = out.shape[0]
     width = out.shape[1]
-    n_chunks = (n + CHUNK - 1) // CHUNK
+    # a searching game takes long enough that its arrays are nothing to make, and runs of
+    # search come in batches of a game a thread (Ctrl-C between batches): one game an
+    # iteration, so each thread plays one
+    chunk = 1 if qp[Q_SEATS] != 0 else CHUNK
+    n_chunks = (n + chunk - 1) // chunk
     for c in prange(n_chunks):
         s, h, view, mask, rng, srng, qrng, wi, wf, rec = new_arrays(ip, wi_size, wf_size)
         ev = np.zeros((0, EV_WIDTH), dtype=np.int64)  # no rows: nothing is logged
         evn = np.zeros(1, dtype=np.int64)
-        for i in range(c * CHUNK, min(n, (c + 1) * CHUNK)):
+        for i in range(c * chunk, min(n, (c + 1) * chunk)):
             play_one(g, ip, fp, pol, sps, seat_pol, search, rpol, rsp, qp, seed, start + i, s,
                      h, view, mask, rng, srng, qrng, wi, wf, rec, ev, evn)
             for k in range(width):
@@ -918,7 +922,8 @@ class StepGame(Game):
         pols, sps, seat_pol, search, rpol, rsp, qp, wi, wf = strategy_parts(config.strategy, ip)
         with_threads_chunked(ready(run_batch, _RUN_SIG), self.play_function(),
                              self.driver_functions(ip, qp), ip, fp, pols, sps, seat_pol, search,
-                             rpol, rsp, qp, int(seed), int(start), out, int(wi), int(wf))
+                             rpol, rsp, qp, int(seed), int(start), out, int(wi), int(wf),
+                             chunks=1 if qp[Q_SEATS] != 0 else 4)  # (a searching game each)
         return out
 
     def _kernel(self, config: Config, seed: int, start: int, count: int) -> np.ndarray:
