@@ -75,7 +75,8 @@ def parse_levels(game: str, text: str) -> list[Level]:
     from experiments.running.entrants import EntrantError, parse_entrants
     from strategies import registry
 
-    entrants = parse_entrants(game, str(text), option="--levels")
+    entrants = parse_entrants(game, str(text), option="--levels",
+                              where=f"is not a strategy of {game} or a player file (.toml)")
     specs = registry.specs(game)
     levels = []
     for e in entrants:
