@@ -23,20 +23,46 @@ def curve():
     return run_skill("hex", LEVELS, games=GAMES, seed=SEED)
 
 
-def test_parse_levels():
-    got = parse_levels("hex", "random, Heuristic,mcts:1_000,x.toml")
-    assert got == [Level("random", "random"), Level("Heuristic", "heuristic"),
-                   Level("mcts:1000", "mcts", 1000), Level("x.toml", "x.toml")]
+def test_parse_levels_reads_entrants_as_every_command_does(tmp_path):
+    pf = tmp_path / "x.toml"
+    playerfile.write(pf, {"game": "hex", "strategy": "heuristic",
+                          "parameters": {"caution": 1.5}})
+    got = parse_levels("hex", f"random, Heuristic,mcts:1_000,{pf},heuristic{{caution=0.9}},"
+                       "mcts:50{rollout=random,c=1}")
+    assert got == [Level("random", "random"), Level("heuristic", "heuristic"),
+                   Level("mcts:1000", "mcts", 1000), Level(str(pf), str(pf)),
+                   Level("heuristic{caution=0.9}", "heuristic", None, (("caution", 0.9),)),
+                   Level("mcts:50{rollout=random,c=1}", "mcts", 50,
+                         (("rollout", "random"), ("c", 1)))]
+    listed = tmp_path / "levels.toml"
+    listed.write_text('entrants = ["random", "flat_mc:20"]\n'
+                      '[[entrant]]\nname = "heuristic"\nparams = { caution = 0.9 }\n')
+    assert [lv.label for lv in parse_levels("hex", f"@{listed}")] == [
+        "random", "flat_mc:20", "heuristic{caution=0.9}"]
+
+
+def test_a_level_with_parameters_plays_them():
+    g = get_game("hex")
+    lv = parse_levels("hex", "heuristic{caution=0.9},mcts:7{rollout=random}")
+    assert level_config(g, lv[0], {}, None).strategy.param_dict()["caution"] == 0.9
+    mcts = level_config(g, lv[1], {}, None).strategy.param_dict()
+    assert mcts["iterations"] == 7 and mcts["rollout"] == "random"
 
 
 @pytest.mark.parametrize("text, words", [
-    ("random,,heuristic", "an empty level"),
+    ("random,,heuristic", "an empty name"),
     ("random,nope", "'nope' is not a strategy of hex"),
-    ("heuristic:10", "not a search strategy"),
-    ("mcts:0", "from 1 to 1,000,000"),
-    ("mcts:lots", "from 1 to 1,000,000"),
-    ("random,random", "listed twice"),
+    ("heuristic:10", "does not search, so it takes no budget"),
+    ("mcts:0", "out of range"),
+    ("mcts:lots", "not a whole number"),
+    ("random,random", "repeated strategy"),
+    ("heuristic,Heuristic", "repeated strategy"),
     ("table", "seats other strategies"),
+    ("heuristic{bogus=1}", "no parameter 'bogus'"),
+    ("heuristic{caution=99}", "out of range"),
+    ("heuristic{caution=0.5", "never closed"),
+    ("mcts:100{iterations=100}", "budget is given twice"),
+    ("@missing-levels.toml", "cannot be read"),
 ])
 def test_bad_levels(text, words):
     with pytest.raises(RulesError, match=words):
@@ -99,6 +125,11 @@ def test_skill_cli_json_and_out(tmp_path):
     (["--levels", "random,nope"], "'nope' is not a strategy"),
     (["--levels", "random", "--set", "strategy.caution=1"], "each level is its own"),
     (["--levels", "missing.toml"], "player file missing.toml: no such file"),
+    (["--levels", "heuristic{bogus=1}"], "heuristic has no parameter 'bogus'"),
+    (["--levels", "mcts:0"], "budget 0 is out of range"),
+    (["--levels", "@missing-levels.toml"], "cannot be read"),
+    (["--levels", "random", "--resume"], "give --out DIR"),
+    (["--levels", "random", "--resume", "--overwrite", "--out", "x"], "give one"),
     (["--levels", "random", "--games", 0], "below 1"),
 ])
 def test_bad_skill_input_is_one_line(args, words):
@@ -114,3 +145,78 @@ def test_a_curve_read_back_from_its_json_says_the_same(curve):
     back = from_summary(json.loads(json.dumps(curve.summary())))
     assert back.claims == curve.claims
     assert back.table() == curve.table()
+
+
+def _same_curve(a, b):
+    """Two curves' summaries, but for the seconds they took."""
+    def strip(s):
+        s = json.loads(json.dumps(s))
+        for row in s["levels"]:
+            row.pop("seconds_per_game")
+        return s
+    return strip(a.summary()) == strip(b.summary())
+
+
+def test_a_stopped_curve_resumes_to_the_same_result(tmp_path, curve):
+    out = tmp_path / "curve"
+    played = []
+
+    def boom(pid, start, n):
+        played.append((pid, start))
+        if len(played) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_skill("hex", LEVELS, games=GAMES, seed=SEED, out=out, on_chunk=boom)
+    assert not (out / "skill.json").exists()
+    with pytest.raises(Exception, match="--resume"):  # never started afresh by accident
+        run_skill("hex", LEVELS, games=GAMES, seed=SEED, out=out)
+    replayed = []
+    got = run_skill("hex", LEVELS, games=GAMES, seed=SEED, out=out, resume=True,
+                    on_chunk=lambda pid, s, n: replayed.append((pid, s)))
+    assert replayed and not set(replayed) & set(played)  # the finished chunks were kept
+    assert _same_curve(got, curve)
+    assert got.claims == curve.claims
+    assert all(lr.seconds > 0 for lr in got.levels)  # the first run's chunks timed too
+    saved = json.loads((out / "skill.json").read_text())
+    assert [r["level"] for r in saved["levels"]] == LEVELS.split(",")
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["kind"] == "skill"
+
+
+def test_skill_resume_refusals_are_one_line(tmp_path):
+    out = tmp_path / "c"
+    first = invoke("skill", "hex", "--levels", "random", "--games", 6, "--seed", SEED,
+                   "--out", out)
+    assert first.exit_code == 0, first.output
+    again = invoke("skill", "hex", "--levels", "random", "--games", 6, "--seed", SEED,
+                   "--out", out, "--resume", "--json")
+    assert again.exit_code == 0, again.output
+    assert json.loads(again.stdout)["levels"][0]["level"] == "random"
+    for args, words in [
+        (["--games", 7], "another request"),
+        (["--levels", "random,heuristic"], "another request"),
+        (["--set", "max_turns=100"], "another request"),
+        (["--seed", SEED + 1], "another request"),
+    ]:
+        kw = {"--levels": "random", "--games": 6, "--seed": SEED}
+        extra = []
+        for i in range(0, len(args), 2):
+            if args[i] in kw:
+                kw[args[i]] = args[i + 1]
+            else:
+                extra += args[i:i + 2]
+        res = invoke("skill", "hex", *[x for k, v in kw.items() for x in (k, v)], *extra,
+                     "--out", out, "--resume")
+        lines = [x for x in res.output.splitlines() if x.startswith("error:")]
+        assert res.exit_code == 2 and len(lines) == 1 and words in lines[0], res.output
+    other = tmp_path / "other"
+    other.mkdir()
+    from experiments.storage.outdir import stamp
+
+    (other / "manifest.json").write_text(json.dumps(stamp("compare")))
+    res = invoke("skill", "hex", "--levels", "random", "--games", 6, "--out", other,
+                 "--resume")
+    lines = [x for x in res.output.splitlines() if x.startswith("error:")]
+    assert res.exit_code == 2 and len(lines) == 1 and "not a skill curve" in lines[0], \
+        res.output

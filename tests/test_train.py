@@ -162,3 +162,83 @@ def test_bad_train_input_is_one_line(args, words):
     assert res.exit_code == 2
     lines = [x for x in res.output.splitlines() if x.startswith("error:")]
     assert len(lines) == 1 and words in lines[0], res.output
+
+
+def test_varied_play_is_not_trained():
+    """A heuristic's noise makes games differ (issue 26); trained to 0 it would play one
+    game again, so it keeps its value."""
+    from experiments.analysis.train import trainable
+
+    assert not {"setup_noise", "tie_noise"} & set(trainable("hex", "heuristic"))
+    assert "caution" in trainable("hex", "heuristic")
+    assert "noise" not in trainable("wakeup", "heuristic")
+
+
+def _same_training(a, b):
+    def strip(s):
+        s = json.loads(json.dumps(s))
+        s.pop("seconds")
+        return s
+    return strip(a.summary()) == strip(b.summary())
+
+
+def test_a_stopped_training_resumes_to_the_same_answer(trained, tmp_path):
+    from experiments.storage.outdir import OutDirError
+
+    out = tmp_path / "t"
+    kw = dict(budget=BUDGET, trials=TRIALS, seed=SEED, out=out)
+    played = []
+
+    def boom(pid, start, n):
+        played.append((pid, start))
+        if len(played) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train("hex", on_chunk=boom, **kw)
+    assert not (out / "player.toml").exists() and (out / "plays").is_dir()
+    with pytest.raises(OutDirError, match="--resume"):  # never started afresh by accident
+        train("hex", **kw)
+    replayed = []
+    got = train("hex", resume=True, on_chunk=lambda pid, s, n: replayed.append((pid, s)),
+                **kw)
+    assert replayed and not set(replayed) & set(played)  # the finished trials were kept
+    assert got.best == trained.best and got.gain == trained.gain
+    assert [t.value for t in got.trials] == [t.value for t in trained.trials]
+    assert _same_training(got, trained)
+    pf = playerfile.load(out / "player.toml", "hex")
+    assert pf.seats[0] == trained.best[0] and pf.seats[1] == trained.best[1]
+    saved = json.loads((out / "train.json").read_text())
+    assert saved["best"] == json.loads(json.dumps(trained.summary()))["best"]
+    assert json.loads((out / "manifest.json").read_text())["complete"]
+
+
+def test_train_cli_folder_resume_and_refusals_in_one_line(tmp_path):
+    out = tmp_path / "t"
+    base = ["train", "hex", "--budget", 120, "--trials", 4, "--seed", 2]
+    first = invoke(*base, "--out", out, "--json")
+    assert first.exit_code == 0, first.output
+    data = json.loads(first.stdout)
+    assert data["player_file"] == str(out / "player.toml")
+    again = invoke(*base, "--out", out, "--resume", "--json")
+    assert again.exit_code == 0 and json.loads(again.stdout)["best"] == data["best"]
+    run = invoke("run", "hex", "--strategy", out / "player.toml", "--games", 10, "-q")
+    assert run.exit_code == 0, run.output
+    skill_dir = tmp_path / "s"
+    made = invoke("skill", "hex", "--levels", "random", "--games", 4, "--out", skill_dir)
+    assert made.exit_code == 0, made.output
+    for args, words in [
+        ([*base, "--resume"], "give --out DIR"),
+        ([*base, "--resume", "--overwrite", "--out", out], "give one"),
+        ([*base, "--resume", "--out", tmp_path / "p.toml"], "applies to a folder"),
+        ([*base, "--out", out], "already holds a training"),
+        (["train", "hex", "--budget", 130, "--trials", 4, "--seed", 2, "--out", out,
+          "--resume"], "another request"),
+        (["train", "hex", "--budget", 120, "--trials", 4, "--seed", 3, "--out", out,
+          "--resume"], "another request"),
+        ([*base, "--set", "max_turns=100", "--out", out, "--resume"], "another request"),
+        ([*base, "--out", skill_dir, "--resume"], "not a training"),
+    ]:
+        res = invoke(*args)
+        lines = [x for x in res.output.splitlines() if x.startswith("error:")]
+        assert res.exit_code == 2 and len(lines) == 1 and words in lines[0], (args, res.output)

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from experiments.reporting.text import settings_text
-from experiments.running.runner import check_memory, run_config
+from experiments.running.runner import check_memory
 from experiments.stats import (
     Difference,
     Rate,
@@ -46,8 +46,9 @@ from simcore.registry import get_game
 from simcore.rules_data import RulesError, parse_overrides
 
 KIND = "skill"
+TIMING = "timing.json"  # seconds each chunk of plays took, kept for --resume
 outdir.LAYOUTS.setdefault(KIND, (outdir.MANIFEST, "skill.json", "chart-skill.png", "report.md",
-                                 "report.html"))
+                                 "report.html", TIMING, "plays/p[0-9a-f]*.parquet"))
 outdir.KIND_WORDS.setdefault(KIND, "a skill curve")
 
 
@@ -56,60 +57,43 @@ class Level:
     label: str
     strategy: str
     budget: int | None = None  # search iterations a decision
+    params: tuple[tuple[str, Any], ...] = ()  # the level's own strategy parameters
+
+    def settings(self) -> dict[str, Any]:
+        """Its strategy parameters (the budget as ``iterations``), without ``strategy.``."""
+        out = dict(self.params)
+        if self.budget is not None:
+            out["iterations"] = self.budget
+        return out
 
 
 def parse_levels(game: str, text: str) -> list[Level]:
-    """``random,heuristic,FILE.toml,flat_mc:200``: names, player files and ``name:budget``
-    (a search strategy's iterations); a RulesError naming the bad item otherwise."""
-    from strategies import playerfile, registry
+    """The levels, written as every command's entrants are
+    (:mod:`experiments.running.entrants`): ``random,heuristic,FILE.toml,flat_mc:200,
+    heuristic{caution=0.9}`` or ``@levels.toml``; an EntrantError (a RulesError) of one line
+    naming the bad item otherwise."""
+    from experiments.running.entrants import EntrantError, parse_entrants
+    from strategies import registry
 
-    items = [x.strip() for x in str(text).split(",")]
-    if not items or any(not x for x in items):
-        raise RulesError(f"--levels {text!r}: an empty level in the list; give names "
-                         "separated by commas, e.g. random,heuristic,flat_mc:200")
+    entrants = parse_entrants(game, str(text), option="--levels",
+                              where=f"is not a strategy of {game} or a player file (.toml)")
     specs = registry.specs(game)
     levels = []
-    for item in items:
-        if playerfile.is_player_file(item):
-            levels.append(Level(item, item))
-            continue
-        name, colon, budget = item.partition(":")
-        name = registry.canonical_name(specs, name.strip())
-        if name not in specs:
-            raise RulesError(f"--levels: {name!r} is not a strategy of {game} or a player "
-                             f"file (.toml); known: {', '.join(specs)}")
-        if specs[name].table:
-            raise RulesError(f"--levels: {name!r} seats other strategies; every seat plays "
-                             "one level here")
-        if not colon:
-            levels.append(Level(item, name))
-            continue
-        if specs[name].search is None:
-            raise RulesError(f"--levels: {item!r}: {name} is not a search strategy, so it takes "
-                             "no budget (name:budget is for "
-                             + (", ".join(n for n, s in specs.items() if s.search) or "none")
-                             + ")")
-        try:
-            b = int(budget.strip().replace("_", ""))
-        except ValueError:
-            b = 0
-        if not 1 <= b <= 1_000_000:
-            raise RulesError(f"--levels: {item!r}: the budget must be a whole number of "
-                             "iterations from 1 to 1,000,000")
-        levels.append(Level(f"{name}:{b}", name, b))
-    seen = [lv.label for lv in levels]
-    dup = next((x for x in seen if seen.count(x) > 1), None)
-    if dup:
-        raise RulesError(f"--levels: {dup!r} is listed twice")
+    for e in entrants:
+        if e.name in specs and specs[e.name].table:
+            raise EntrantError(f"--levels {e.label!r}: {e.name} seats other strategies; every "
+                               "seat plays one level here")
+        levels.append(Level(e.label, e.name, e.budget, e.params))
     return levels
+
+
+def level_overrides(level: Level) -> dict[str, Any]:
+    return {f"strategy.{k}": v for k, v in level.settings().items()}
 
 
 def level_config(g: Game, level: Level, rule_over: Mapping[str, Any],
                  rules_path: str | None) -> Config:
-    over = dict(rule_over)
-    if level.budget is not None:
-        over["strategy.iterations"] = level.budget
-    return g.configure(over, level.strategy, rules_path)
+    return g.configure({**rule_over, **level_overrides(level)}, level.strategy, rules_path)
 
 
 @dataclass
@@ -152,6 +136,7 @@ class SkillResult:
         for r in self.levels:
             row: dict[str, Any] = {
                 "level": r.level.label, "strategy": r.level.strategy, "budget": r.level.budget,
+                "params": dict(r.level.params),
                 "games": r.games,
                 "stalemate": {"rate": r.stalemate.rate,
                               "ci95": [r.stalemate.lo, r.stalemate.hi]},
@@ -212,15 +197,18 @@ class SkillResult:
         lines.extend(f"    {c['text']}" for c in self.claims)
         return "\n".join(lines)
 
-    def write(self, out: str | Path, overwrite: bool = False) -> list[Path]:
-        """skill.json, a chart and a report, in a folder claimed as a skill curve's."""
+    def write(self, out: str | Path, overwrite: bool = False, claimed: bool = False
+              ) -> list[Path]:
+        """skill.json, a chart and a report, in a folder claimed as a skill curve's
+        (``claimed``: by :func:`run_skill`'s session, whose manifest is finished here)."""
         from experiments.reporting.report import Doc
+        from experiments.running.plays import finish_folder
         from experiments.storage.jsonout import json_text
         from experiments.storage.outdir import OutDirError, claim, clear, stamp
         from experiments.storage.store import write_json, write_text
 
         out = Path(out)
-        if claim(out, KIND, overwrite) == "same":
+        if not claimed and claim(out, KIND, overwrite) == "same":
             if not overwrite:
                 raise OutDirError(f"--out {out}: already holds a skill curve; give another "
                                   "folder, or --overwrite to replace it")
@@ -243,18 +231,23 @@ class SkillResult:
         doc.ul([c["text"] for c in self.claims])
         doc.img(chart.name, title, caption, "The balance figure against the level of play")
         doc.h(2, "Reproduce")
-        levels = ",".join(r.level.label for r in self.levels)
+        import shlex
+
+        levels = shlex.quote(",".join(r.level.label for r in self.levels))
         sets = " ".join(f"--set {k}={v}" for k, v in self.settings.items())
         doc.code(f"cthulhu-sim skill {self.game} --levels {levels} --games {self.games} "
                  f"--seed {self.seed}" + (f" {sets}" if sets else "") + " --out DIR")
         paths.append(write_text(out / "report.md", doc.markdown()))
         paths.append(write_text(out / "report.html",
                                 doc.html(title, {chart.name: chart.read_bytes()})))
-        write_json(out / "manifest.json", {**stamp(KIND), "game": self.game, "title": title,
-                                           "games": self.games, "seed": self.seed,
-                                           "levels": [r.level.label for r in self.levels],
-                                           "settings": self.settings,
-                                           "charts": [chart.name]})
+        fields = {"games": self.games, "seed": self.seed,
+                  "levels": [r.level.label for r in self.levels], "settings": self.settings,
+                  "charts": [chart.name]}
+        if claimed:
+            finish_folder(out, **fields)
+        else:
+            write_json(out / "manifest.json", {**stamp(KIND), "game": self.game, "title": title,
+                                               **fields})
         return paths + [chart]
 
 
@@ -267,7 +260,8 @@ def from_summary(data: Mapping[str, Any]) -> SkillResult:
     n = int(data["games"])
     levels = []
     for row in data["levels"]:
-        lv = Level(row["level"], row["strategy"], row.get("budget"))
+        lv = Level(row["level"], row["strategy"], row.get("budget"),
+                   tuple((row.get("params") or {}).items()))
         st = rate(row["stalemate"]["rate"], row["stalemate"]["ci95"], n)
         turns = (row["turns"]["mean"], *row["turns"]["ci95"])
         secs = row["seconds_per_game"] * n
@@ -339,11 +333,11 @@ def skill_chart(result: SkillResult, path: Path, title: str) -> None:
 
 def _stalemates(g: Game, frame: Any) -> np.ndarray:
     cap = getattr(g, "cap_outcome", "")
-    out = np.zeros(len(frame), dtype=bool)
+    out = np.zeros(len(frame["outcome"]), dtype=bool)
     if cap and cap in g.outcomes:
-        out |= frame["outcome"].to_numpy() == g.outcomes.index(cap)
+        out |= np.asarray(frame["outcome"]) == g.outcomes.index(cap)
     if not g.cooperative:
-        out |= frame["winner"].to_numpy() < 0
+        out |= np.asarray(frame["winner"]) < 0
     return out
 
 
@@ -406,48 +400,118 @@ def claims_of(result: SkillResult) -> list[dict[str, Any]]:
     return claims
 
 
+def skill_request(setting: Any, levels: Sequence[Level], games: int, seed: int
+                  ) -> dict[str, Any]:
+    """What decides a skill curve's playouts (a folder's manifest; ``--resume`` refuses a
+    folder of another): the settings, the levels (a player file's content included), the
+    games and the seed."""
+    import hashlib
+
+    from strategies import playerfile
+
+    req = {k: v for k, v in setting.request().items() if k != "strategy"}
+    files = {}
+    for lv in levels:
+        if playerfile.is_player_file(lv.strategy):
+            files[lv.label] = hashlib.sha256(Path(lv.strategy).read_bytes()).hexdigest()
+    return {"command": KIND, **req, "levels": [lv.label for lv in levels],
+            "player_files_sha256": files, "games": int(games), "seed": int(seed)}
+
+
 def run_skill(game: str, levels: Sequence[Level] | str,
               overrides: Iterable[str] | Mapping[str, Any] | None = None, games: int = 200,
               seed: int = 1, rules_path: str | None = None, threads: int | None = None,
-              quiet: bool = True, on_level: Callable[[LevelResult], None] | None = None
-              ) -> SkillResult:
+              quiet: bool = True, on_level: Callable[[LevelResult], None] | None = None,
+              out: str | Path | None = None, resume: bool = False, overwrite: bool = False,
+              on_chunk: Callable[[str, int, int], None] | None = None,
+              check_only: bool = False) -> SkillResult | None:
     """Play every level on playouts ``0 .. games-1`` of ``seed``; the Python twin of
-    ``cthulhu-sim skill``."""
+    ``cthulhu-sim skill``.  With ``out`` the plays are kept there chunk by chunk
+    (:mod:`experiments.running.plays`, as ``sensitivity`` and ``tune`` keep theirs), so a run
+    stopped part way finishes with ``resume`` to the same curve; everything is checked
+    before a folder is touched, and ``check_only`` stops there."""
+    import json
+    import time
+
+    from experiments.running.plays import Point, Setting, check_folder, point_id, session
+    from experiments.storage.store import write_json
+
     g = get_game(game)
     if isinstance(levels, str):
         levels = parse_levels(g.name, levels)
     configs = check_levels(g.name, levels, overrides, rules_path)
     check_memory(g, games, what="a level")
+    setting = Setting.of(g, parse_overrides(overrides), None, rules_path)
+    request = skill_request(setting, levels, games, seed)
+    if out is not None:
+        check_folder(out, KIND, request, resume=resume, overwrite=overwrite)
+    if check_only:
+        return None
     seats = 0 if g.cooperative else configs[0].seats
     names = g.seat_names(configs[0].rules) if seats else []
+    timing: dict[str, dict[str, float]] = {}
+    if out is not None and resume:
+        try:
+            timing = json.loads((Path(out) / TIMING).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            timing = {}
+    mark = [time.perf_counter()]
+
+    def chunk_done(pid: str, start: int, n: int) -> None:
+        now = time.perf_counter()
+        timing.setdefault(pid, {})[str(start)] = now - mark[0]
+        mark[0] = now
+        if out is not None:
+            write_json(Path(out) / TIMING, timing)
+        if on_chunk is not None:
+            on_chunk(pid, start, n)
+
+    # small chunks, so that a stopped run of slow (searching) levels loses little
+    chunk = min(8192, max(16, -(-games // 8)))
     results = []
-    for level, config in zip(levels, configs, strict=True):
-        res = run_config(config, games, seed, threads=threads, quiet=quiet)
-        f = res.frame
-        stale = _stalemates(g, f)
-        turns = mean_interval(f["turns"].to_numpy())
-        if g.cooperative:
-            hits = f["outcome"].to_numpy() == 0
-            lr = LevelResult(level, games, wilson(int(hits.sum()), games), [], None, [],
-                             wilson(int(stale.sum()), games), turns, res.seconds, hits)
-        else:
-            winners = f["winner"].to_numpy()
-            rates = [wilson(int((winners == s).sum()), games) for s in range(seats)]
-            pairs = seat_differences(winners, seats)
-            gap = max(pairs, key=lambda p: abs(p[2].mean)) if pairs else None
-            if gap is not None and gap[2].mean < 0:
-                s, t, d = gap
-                gap = (t, s, Difference(-d.mean, -d.hi, -d.lo, d.n))
-            lr = LevelResult(level, games, None, rates, gap, pairs,
-                             wilson(int(stale.sum()), games), turns, res.seconds,
-                             winners == 0, _favoured(pairs, seats))
-        results.append(lr)
-        if on_level is not None:
-            on_level(lr)
-    settings = {k: v for k, v in configs[0].changed().items() if not k.startswith("strategy.")}
-    out = SkillResult(g.name, g.title, g.cooperative, names, games, seed, settings, results, [])
-    out.claims = claims_of(out)
-    return out
+    with session(setting, out, KIND, request, resume=resume, overwrite=overwrite,
+                 title=f"{g.title}: balance at rising levels of play", seed=seed, chunk=chunk,
+                 threads=threads, progress=not quiet, on_chunk=chunk_done) as plays:
+        for level, config in zip(levels, configs, strict=True):
+            point = Point(point_id(config, seed), {}, level_overrides(level), config)
+            if not plays.has(point, games):
+                g.warm_up(config)  # (compiled before the clock starts)
+            mark[0] = time.perf_counter()
+            recs = plays.records(point, games)
+            seconds = sum(timing.get(point.pid, {}).values())
+            lr = _level_result(g, level, recs, games, seats, seconds)
+            results.append(lr)
+            if on_level is not None:
+                on_level(lr)
+        settings = {k: v for k, v in configs[0].changed().items()
+                    if not k.startswith("strategy.")}
+        result = SkillResult(g.name, g.title, g.cooperative, names, games, seed, settings,
+                             results, [])
+        result.claims = claims_of(result)
+        if out is not None:
+            result.write(out, claimed=True)
+    return result
+
+
+def _level_result(g: Game, level: Level, recs: np.ndarray, games: int, seats: int,
+                  seconds: float) -> LevelResult:
+    f = {name: np.asarray(recs[name]) for name in ("outcome", "winner", "turns")
+         if name in recs.dtype.names}
+    stale = _stalemates(g, f)
+    turns = mean_interval(f["turns"])
+    if g.cooperative:
+        hits = f["outcome"] == 0
+        return LevelResult(level, games, wilson(int(hits.sum()), games), [], None, [],
+                           wilson(int(stale.sum()), games), turns, seconds, hits)
+    winners = f["winner"]
+    rates = [wilson(int((winners == s).sum()), games) for s in range(seats)]
+    pairs = seat_differences(winners, seats)
+    gap = max(pairs, key=lambda p: abs(p[2].mean)) if pairs else None
+    if gap is not None and gap[2].mean < 0:
+        s, t, d = gap
+        gap = (t, s, Difference(-d.mean, -d.hi, -d.lo, d.n))
+    return LevelResult(level, games, None, rates, gap, pairs, wilson(int(stale.sum()), games),
+                       turns, seconds, winners == 0, _favoured(pairs, seats))
 
 
 def check_levels(game: str, levels: Sequence[Level],

@@ -28,26 +28,35 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from experiments.reporting.text import settings_text
-from experiments.running.runner import check_memory, run_config
+from experiments.running.runner import check_memory
 from experiments.stats import (
     Difference,
     fmt_diff,
     paired_difference,
     paired_rate_difference,
 )
+from experiments.storage import outdir
 from simcore.game import Config, Game
 from simcore.registry import get_game
 from simcore.rules_data import RulesError, parse_overrides
 
 CONFIRM_START = 2**40  # the confirmation's playouts: never played by a trial
 CONFIRM_SHARE = 0.25  # of the budget
-NOT_TRAINED = ("iterations", "show", "seats")  # budgets and display, not play
+# budgets and display, not play; and varied play (issue 26: a heuristic's noise makes games
+# differ), kept at its value: trained to 0 it would play one game again
+NOT_TRAINED = ("iterations", "show", "seats", "setup_noise", "tie_noise", "noise")
+KIND = "train"
+PLAYER = "player.toml"  # the trained player in a training's folder
 SAMPLERS = ("tpe", "cmaes")
+outdir.LAYOUTS.setdefault(KIND, (outdir.MANIFEST, "train.json", PLAYER, "report.md",
+                                 "plays/p[0-9a-f]*.parquet"))
+outdir.KIND_WORDS.setdefault(KIND, "a training")
 
 
 @dataclass
@@ -176,6 +185,30 @@ class TrainResult:
         return "\n".join(lines)
 
 
+    def write(self, out: str | Path) -> list[Path]:
+        """A training's folder (claimed by :func:`train`'s session): the player file, its
+        summary (train.json) and a short report; the manifest last, marked complete."""
+        from experiments.reporting.report import Doc
+        from experiments.running.plays import finish_folder
+        from experiments.storage.jsonout import json_text
+        from experiments.storage.store import write_text
+        from strategies import playerfile
+
+        out = Path(out)
+        player = out / PLAYER
+        playerfile.write(player, self.player_file())
+        paths = [player, write_text(out / "train.json", json_text(self.summary()) + "\n")]
+        doc = Doc()
+        doc.h(1, f"{self.title}: trained {self.strategy}")
+        doc.code(self.format())
+        doc.p(f"The trained player: {PLAYER} (use it wherever a strategy is taken: "
+              f"--strategy {player}).")
+        paths.append(write_text(out / "report.md", doc.markdown()))
+        finish_folder(out, seed=self.seed, budget=self.budget, trials=len(self.trials),
+                      gain={"value": self.gain.mean, "ci95": [self.gain.lo, self.gain.hi]})
+        return paths
+
+
 def _num(v: Any) -> str:
     return f"{v:.4g}" if isinstance(v, float) else str(v)
 
@@ -209,18 +242,29 @@ class _Setup:
     seats: int
     settings: dict[str, Any]
 
-    def config(self, params: Mapping[int, Mapping[str, Any]]) -> Config:
-        """Cooperative: every seat plays ``params[-1]``; competitive: seat k plays
-        ``params[k]`` (a table of the strategy)."""
+    def strategy_overrides(self, params: Mapping[int, Mapping[str, Any]]
+                           ) -> tuple[dict[str, Any], str]:
+        """(the strategy's overrides, the strategy played): cooperative, every seat plays
+        ``params[-1]``; competitive, seat k plays ``params[k]`` (a table of the strategy)."""
         if self.g.cooperative:
-            over = {**self.rule_over, **{f"strategy.{k}": v for k, v in params[-1].items()}}
-            return self.g.configure(over, self.strategy, self.rules_path)
-        over = dict(self.rule_over)
+            return {f"strategy.{k}": v for k, v in params[-1].items()}, self.strategy
+        over: dict[str, Any] = {}
         for k in range(self.seats):
             over[f"strategy.seat_{k}"] = self.strategy
             for key, v in params[k].items():
                 over[f"strategy.seat_{k}.{key}"] = v
-        return self.g.configure(over, "table", self.rules_path)
+        return over, "table"
+
+    def config(self, params: Mapping[int, Mapping[str, Any]]) -> Config:
+        over, strategy = self.strategy_overrides(params)
+        return self.g.configure({**self.rule_over, **over}, strategy, self.rules_path)
+
+    def point(self, params: Mapping[int, Mapping[str, Any]], seed: int) -> Any:
+        """The plays' point of these parameters (:mod:`experiments.running.plays`)."""
+        from experiments.running.plays import make_point
+
+        over, strategy = self.strategy_overrides(params)
+        return make_point(self.g, self.rule_over, over, strategy, self.rules_path, seed)
 
 
 def prepare(game: str, strategy: str | None = None,
@@ -260,9 +304,10 @@ def prepare(game: str, strategy: str | None = None,
 
 
 def _hits(g: Game, frame: Any, seat: int | None) -> np.ndarray:
+    """A frame's or structured records' wins (the team's, or ``seat``'s)."""
     if seat is None or g.cooperative:
-        return frame["outcome"].to_numpy() == 0
-    return frame["winner"].to_numpy() == seat
+        return np.asarray(frame["outcome"]) == 0
+    return np.asarray(frame["winner"]) == seat
 
 
 def _sampler(name: str, seed: int) -> Any:
@@ -296,16 +341,54 @@ def plan(budget: int, trials: int, rounds: int, confirm_runs: int) -> tuple[int,
     return per_round, n, confirm
 
 
+def train_request(st: _Setup, budget: int, trials: int, rounds: int, seed: int,
+                  sampler: str) -> dict[str, Any]:
+    """What decides a training's plays and answer (a folder's manifest; ``--resume``
+    refuses a folder of another): the settings, the start (a player file's content
+    included), the budget, trials, rounds, seed and sampler."""
+    import hashlib
+    from pathlib import Path
+
+    from experiments.running.plays import Setting
+    from strategies import playerfile
+
+    req = {k: v for k, v in Setting.of(st.g, st.rule_over, None, st.rules_path).request().items()
+           if k != "strategy"}
+    start_sha = (hashlib.sha256(Path(st.start_from).read_bytes()).hexdigest()
+                 if playerfile.is_player_file(st.start_from) else None)
+    return {"command": KIND, **req, "strategy": st.strategy, "start_from": st.start_from,
+            "start_sha256": start_sha,
+            "start": {str(s): _plain(p) for s, p in sorted(st.start.items())},
+            "budget": int(budget), "trials": int(trials), "rounds": int(rounds),
+            "seed": int(seed), "sampler": sampler}
+
+
+def _plain(v: Any) -> Any:
+    from experiments.reporting.text import python_scalars
+
+    return python_scalars(v)
+
+
 def train(game: str, strategy: str | None = None,
           overrides: Iterable[str] | Mapping[str, Any] | None = None,
           budget: int = 2000, trials: int = 20, rounds: int | None = None, seed: int = 1,
           sampler: str = "tpe", rules_path: str | None = None, threads: int | None = None,
           on_trial: Callable[[Trial], None] | None = None,
-          setup: _Setup | None = None) -> TrainResult:
-    """Search, then confirm; the Python twin of ``cthulhu-sim train``."""
+          setup: _Setup | None = None, out: str | Path | None = None, resume: bool = False,
+          overwrite: bool = False, on_chunk: Callable[[str, int, int], None] | None = None,
+          check_only: bool = False) -> TrainResult | None:
+    """Search, then confirm; the Python twin of ``cthulhu-sim train``.
+
+    Every trial's games are played through :mod:`experiments.running.plays` (as
+    ``sensitivity`` and ``tune`` play theirs): with ``out`` (a folder) they are kept there
+    trial by trial, so a run stopped part way finishes with ``resume`` to the same answer
+    (the seeded sampler proposes the same trials again, and each finds its games played).
+    Everything is checked before a folder is touched; ``check_only`` stops there."""
     import time
 
     import optuna
+
+    from experiments.running.plays import Setting, check_folder, session
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     t0 = time.perf_counter()
@@ -317,6 +400,27 @@ def train(game: str, strategy: str | None = None,
     per_round, n, m = plan(budget, trials, rounds, 2 if g.cooperative else st.seats + 1)
     _sampler(sampler, seed)  # (checked before any game)
     check_memory(g, max(n, m), what="a trial")
+    request = train_request(st, budget, trials, rounds, seed, sampler)
+    if out is not None:
+        check_folder(out, KIND, request, resume=resume, overwrite=overwrite)
+    if check_only:
+        return None
+    setting = Setting.of(g, st.rule_over, None, st.rules_path)
+    title = f"{g.title}: trained {st.strategy} (from {st.start_from})"
+    with session(setting, out, KIND, request, resume=resume, overwrite=overwrite, title=title,
+                 seed=seed, threads=threads, on_chunk=on_chunk) as plays:
+        result = _train(st, plays, rounds, per_round, n, m, budget, seed, sampler, on_trial)
+        result.seconds = time.perf_counter() - t0
+        if out is not None:
+            result.write(out)
+    return result
+
+
+def _train(st: _Setup, plays: Any, rounds: int, per_round: int, n: int, m: int, budget: int,
+           seed: int, sampler: str, on_trial: Callable[[Trial], None] | None) -> TrainResult:
+    import optuna
+
+    g = st.g
     best = {s: dict(p) for s, p in st.start.items()}
     log: list[Trial] = []
     start_value = best_value = float("nan")
@@ -330,9 +434,8 @@ def train(game: str, strategy: str | None = None,
         def objective(trial: Any, key: int = key, seat: int | None = seat,
                       values: list = values, r: int = r) -> float:
             p = {k: trial.suggest_float(k, *st.bounds[k]) for k in st.names}
-            res = run_config(st.config({**best, key: {**best[key], **p}}), n, seed,
-                             threads=threads)
-            v = float(_hits(g, res.frame, seat).mean())
+            recs = plays.records(st.point({**best, key: {**best[key], **p}}, seed), n)
+            v = float(_hits(g, recs, seat).mean())
             values.append((v, trial.number, p))
             t = Trial(r, seat, trial.number, p, v)
             log.append(t)
@@ -345,19 +448,19 @@ def train(game: str, strategy: str | None = None,
         start_value, best_value = values[0][0], top[0]
         best[key] = {**best[key], **top[2]}
     # confirmation on fresh playouts
-    trained = run_config(st.config(best), m, seed, threads=threads, start=CONFIRM_START)
+    trained = plays.records(st.point(best, seed), m, start=CONFIRM_START)
     seat_gains: list[Difference] = []
     rates: list[float] = []
     if g.cooperative:
-        base = run_config(st.config(st.start), m, seed, threads=threads, start=CONFIRM_START)
-        gain = paired_rate_difference(_hits(g, trained.frame, None), _hits(g, base.frame, None))
+        base = plays.records(st.point(st.start, seed), m, start=CONFIRM_START)
+        gain = paired_rate_difference(_hits(g, trained, None), _hits(g, base, None))
     else:
         a = np.zeros(m)
         b = np.zeros(m)
         for s in range(st.seats):
-            base = run_config(st.config({**best, s: st.start[s]}), m, seed, threads=threads,
-                              start=CONFIRM_START)
-            ht, hb = _hits(g, trained.frame, s), _hits(g, base.frame, s)
+            base = plays.records(st.point({**best, s: st.start[s]}, seed), m,
+                                 start=CONFIRM_START)
+            ht, hb = _hits(g, trained, s), _hits(g, base, s)
             seat_gains.append(paired_rate_difference(ht, hb))
             rates.append(float(ht.mean()))
             a += ht
@@ -367,4 +470,4 @@ def train(game: str, strategy: str | None = None,
     return TrainResult(g.name, g.title, g.cooperative, st.strategy, st.start_from, st.names,
                        st.seats, names, st.start, best, log, rounds, n, m, budget, seed,
                        sampler, st.settings, gain, seat_gains, rates, start_value,
-                       best_value, time.perf_counter() - t0)
+                       best_value, 0.0)

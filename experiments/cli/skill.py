@@ -18,11 +18,9 @@ from experiments.cli.common import (
     ThreadsOpt,
     cannot_write,
     check_games,
-    claim_out,
     fail,
     message,
     shortcut_overrides,
-    unmake_out,
 )
 from experiments.storage.jsonout import json_text
 from experiments.storage.outdir import OutDirError
@@ -33,8 +31,9 @@ from simcore.rules_data import RulesError
 def skill(
     game: GameArg,
     levels: Annotated[str, typer.Option(metavar="LEVELS",
-        help="Comma-separated levels, lowest first: strategy names, player files (.toml) "
-             "and search:budget, e.g. random,heuristic,flat_mc:200,mcts:1000.")
+        help="Comma-separated levels, lowest first, written as --strategies' entrants: "
+             "NAME, NAME:BUDGET (a search's iterations), NAME{key=value,...}, player files "
+             "(.toml) or @FILE.toml; e.g. random,heuristic,flat_mc:200,mcts:1000.")
     ] = "random,heuristic",
     games: Annotated[int, typer.Option(metavar="N", callback=check_games,
         help="Games a level (every level plays the same playouts).")] = 200,
@@ -43,7 +42,11 @@ def skill(
     rules: RulesOpt = None,
     threads: ThreadsOpt = None,
     out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR",
-        help="Also write skill.json, a chart and a report here.")] = None,
+        help="Also write skill.json, a chart and a report here, with every chunk of games "
+             "played (resumable).")] = None,
+    resume: Annotated[bool, typer.Option(metavar="",
+        help="Finish the skill curve begun in --out, reusing every chunk of games it "
+             "finished.")] = False,
     overwrite: OverwriteOpt = False,
     json_out: JsonOpt = False,
     quiet: QuietOpt = False,
@@ -51,17 +54,27 @@ def skill(
 ) -> None:
     """Every seat at the same level, for each level: the balance figure with 95% intervals,
     the stalemate share, and whether the balance claims hold as the level rises."""
-    from experiments.analysis.skill import check_levels, parse_levels, run_skill
+    from experiments.analysis.skill import parse_levels, run_skill
     from experiments.running.runner import TooManyGamesError, set_threads
 
+    if resume and not out:
+        fail("--resume: finishes the skill curve begun in --out; give --out DIR (the folder "
+             "it was begun in)")
+    if resume and overwrite:
+        fail("--resume and --overwrite: give one (--resume finishes the skill curve in --out, "
+             "--overwrite starts it afresh)")
+    errors = (RulesError, KeyError, TooManyGamesError, ValueError, OutDirError)
     try:
         g = get_game(game)
         overrides = shortcut_overrides(game, set_, shortcuts)
         level_list = parse_levels(g.name, levels)
-        check_levels(g.name, level_list, overrides, rules)
-    except (RulesError, KeyError, ValueError) as exc:
+        kwargs = dict(overrides=overrides, games=games, seed=seed, rules_path=rules, out=out,
+                      resume=resume, overwrite=overwrite)
+        run_skill(g.name, level_list, check_only=True, **kwargs)
+    except errors as exc:
         fail(message(exc))
-    made, _ = claim_out(out, "skill", overwrite)
+    except OSError as exc:
+        fail(f"cannot read {exc.filename or 'a level'}: {exc.strerror or exc}")
     set_threads(threads, say=True)
 
     def said(lr) -> None:
@@ -77,16 +90,17 @@ def skill(
     if not (quiet or json_out):
         typer.echo(f"{g.name}: compiling (or loading compiled code) ...", err=True)
     try:
-        result = run_skill(g.name, level_list, overrides, games=games, seed=seed,
-                           rules_path=rules, on_level=said)
-    except (RulesError, KeyError, TooManyGamesError, ValueError) as exc:
-        unmake_out(out, made)
+        result = run_skill(g.name, level_list, on_level=said, **kwargs)
+    except errors as exc:
         fail(message(exc))
-    if out:
-        try:
-            result.write(out, overwrite=True)  # (claimed above)
-        except OutDirError as exc:
-            fail(str(exc))
-        except OSError as exc:
-            cannot_write(exc, out)
+    except OSError as exc:
+        cannot_write(exc, out)
+    except KeyboardInterrupt:
+        if out:
+            typer.echo(f"\ninterrupted; every chunk of games finished is saved in {out}. Run "
+                       "the same command with --resume to finish.", err=True)
+        else:
+            typer.echo("\ninterrupted (nothing kept: give --out DIR to keep the games played)",
+                       err=True)
+        raise typer.Exit(130) from None
     typer.echo(json_text(result.summary()) if json_out else result.format())

@@ -3,6 +3,7 @@ fresh playouts and kept as a player file (``--out FILE``)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -10,6 +11,7 @@ import typer
 from experiments.cli.common import (
     GameArg,
     JsonOpt,
+    OverwriteOpt,
     QuietOpt,
     RulesOpt,
     SeedOpt,
@@ -46,9 +48,14 @@ def train(
     set_: SetOpt = None,
     rules: RulesOpt = None,
     threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", metavar="FILE",
-        help="Write the trained player here (a .toml player file; replaces only a player "
-             "file).")] = None,
+    out: Annotated[str | None, typer.Option("--out", "-o", metavar="FILE|DIR",
+        help="Write the trained player here: a .toml player file (replaces only a player "
+             "file), or a folder keeping it (player.toml) with train.json, a report and "
+             "every trial's games (resumable).")] = None,
+    resume: Annotated[bool, typer.Option(metavar="",
+        help="Finish the training begun in the folder --out DIR, reusing every trial it "
+             "finished.")] = False,
+    overwrite: OverwriteOpt = False,
     json_out: JsonOpt = False,
     quiet: QuietOpt = False,
     shortcuts: dict | None = None,
@@ -58,17 +65,35 @@ def train(
     from experiments.analysis.train import SAMPLERS, prepare
     from experiments.analysis.train import train as run_train
     from experiments.running.runner import TooManyGamesError, set_threads
+    from experiments.storage.outdir import OutDirError
     from strategies import playerfile
 
     if sampler not in SAMPLERS:
         fail(f"--sampler {sampler!r}: allowed: {', '.join(SAMPLERS)}")
+    to_file = out is not None and playerfile.is_player_file(out)
+    folder = None if out is None or to_file else out
+    if resume and not out:
+        fail("--resume: finishes the training begun in --out; give --out DIR (the folder it "
+             "was begun in)")
+    if resume and overwrite:
+        fail("--resume and --overwrite: give one (--resume finishes the training in --out, "
+             "--overwrite starts it afresh)")
+    if (resume or overwrite) and to_file:
+        fail(f"--{'resume' if resume else 'overwrite'} applies to a folder: --out {out} is a "
+             "player file (it is replaced when it is one); give --out DIR to keep a training "
+             "that resumes")
+    errors = (RulesError, KeyError, TooManyGamesError, ValueError, OutDirError)
     try:
         get_game(game)
         overrides = shortcut_overrides(game, set_, shortcuts)
         setup = prepare(game, strategy, overrides, rules)
-        if out is not None:
+        if to_file:
             playerfile.check_writable(out)
-    except (RulesError, KeyError, ValueError) as exc:
+        kwargs = dict(budget=budget, trials=trials, rounds=rounds, seed=seed, sampler=sampler,
+                      rules_path=rules, setup=setup, out=folder, resume=resume,
+                      overwrite=overwrite)
+        run_train(game, strategy, overrides, check_only=True, **kwargs)
+    except errors as exc:
         fail(message(exc))
     set_threads(threads, say=True)
 
@@ -81,24 +106,38 @@ def train(
     if not (quiet or json_out):
         typer.echo(f"{setup.g.name}: compiling (or loading compiled code) ...", err=True)
     try:
-        result = run_train(game, strategy, overrides, budget=budget, trials=trials,
-                           rounds=rounds, seed=seed, sampler=sampler, rules_path=rules,
-                           on_trial=said, setup=setup)
-    except (RulesError, KeyError, TooManyGamesError, ValueError) as exc:
+        result = run_train(game, strategy, overrides, on_trial=said, **kwargs)
+    except errors as exc:
         fail(message(exc))
-    if out is not None:
+    except OSError as exc:
+        cannot_write(exc, out)
+    except KeyboardInterrupt:
+        if folder:
+            typer.echo(f"\ninterrupted; every trial finished is saved in {folder}. Run the "
+                       "same command with --resume to finish.", err=True)
+        else:
+            typer.echo("\ninterrupted (nothing kept: give --out DIR to keep the trials "
+                       "played)", err=True)
+        raise typer.Exit(130) from None
+    player = None
+    if to_file:
+        player = out
         try:
             playerfile.write(out, result.player_file())
         except RulesError as exc:
             fail(message(exc))
         except OSError as exc:
             cannot_write(exc, out)
+    elif folder:
+        from experiments.analysis.train import PLAYER
+
+        player = str(Path(folder) / PLAYER)
     if json_out:
         summary = result.summary()
-        if out is not None:
-            summary["player_file"] = out
+        if player is not None:
+            summary["player_file"] = player
         typer.echo(json_text(summary))
     else:
         typer.echo(result.format())
-        if out is not None:
-            typer.echo(f"  player file: {out} (use it as --strategy {out})")
+        if player is not None:
+            typer.echo(f"  player file: {player} (use it as --strategy {player})")
