@@ -125,21 +125,24 @@ def test_run_readable_table():
     assert r.exit_code == 0, r.output
     text = r.stdout
     assert "Sticky Cthulhu - strategy honest, 2,000 games, seed 3" in text
-    assert "seat  win rate   95% CI" in text
+    assert "seat  win rate [95% CI]" in text
     seat_rows = re.findall(r"^\s+(\d)\s+([\d.]+)%\s+\[([\d.]+), ([\d.]+)\]$", text, re.M)
     assert [row[0] for row in seat_rows] == ["0", "1", "2", "3"]
     for _, rate, lo, hi in seat_rows:
         assert float(lo) <= float(rate) <= float(hi)
     assert "seat against seat" in text
-    assert len(re.findall(r"^\s+\d - \d\s+[+-][\d.]+\s+\[[+-][\d.]+, [+-][\d.]+\]$", text,
-                          re.M)) == 6
-    assert "outcomes: win 100.00%, cap 0.00%" in text
+    assert len(re.findall(r"^\s+\d - \d\s+[+-][\d.]+ points \[[+-][\d.]+, [+-][\d.]+\]$",
+                          text, re.M)) == 6
+    # each outcome on a line: its rate with its interval, and what ended the game in words
+    assert re.search(r"^    win  100\.0% \[99\.8, 100\.0\]\s+a player collected the tokens",
+                     text, re.M)
+    assert re.search(r"^    cap  0\.0% \[0\.0, 0\.2\]\s+turn cap reached", text, re.M)
     assert "game length (turns): mean" in text
     assert re.search(r"rules data: \d+ of \d+ values are assumed", text)
     assert "playouts/s" in text
     # the table and the JSON tell the same story
     out = json.loads(invoke("run", "sticky", "--games", 2000, "--seed", 3, "--json").stdout)
-    assert f"{100 * out['seat_win_rates'][0]['rate']:6.2f}%" in text
+    assert f"{100 * out['seat_win_rates'][0]['rate']:.1f}% [" in text
 
 
 def test_trace():
@@ -166,6 +169,22 @@ def test_trace_with_overrides_and_strategy():
     assert r.exit_code == 0, r.output
     assert "strategy cheater" in r.stdout and "2 players" in r.stdout
     assert "draws the Curse" in r.stdout
+
+
+def test_hex_trace_has_a_key_under_the_board():
+    """The board picture's symbols are explained under it: under the first picture and the
+    final board, each with the game's own counter codes."""
+    r = invoke("trace", "hex", "--seed", 1, "--index", 0)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    keys = [i for i, line in enumerate(lines) if line.strip().startswith("Key: ")]
+    assert len(keys) == 2
+    assert lines[keys[0] - 1].lstrip().startswith(("G=", "B="))  # right under the board
+    assert lines.index("Final board:") < keys[1]
+    key = "\n".join(lines[keys[0]:keys[0] + 3])
+    for symbol in ("..", "####", "[  ]", "Undergrowth", "Artefact", "G=", "B=", "JW", "c1",
+                   "half a hex"):
+        assert symbol in key
 
 
 @pytest.mark.parametrize(

@@ -26,7 +26,7 @@ import pandas as pd
 from experiments.reporting.text import set_text, settings_text
 from experiments.running.entrants import Entrant
 from experiments.running.spec import SweepSpec
-from experiments.stats import Rate, wilson
+from experiments.stats import fmt_rate, rate_text, wilson
 from simcore.registry import get_game
 from simcore.rules_data import RulesError
 
@@ -65,10 +65,7 @@ class TournamentResult:
         c = self.matrix()[a][b]
         if not c["decided"]:
             return "not played" if self.never_met(a, b) else "none decided"
-        text = f"{100 * c['rate']:.{digits}f}%"
-        if interval:
-            text += f" [{100 * c['ci95'][0]:.{digits}f}, {100 * c['ci95'][1]:.{digits}f}]"
-        return text
+        return rate_text(c["rate"], *(c["ci95"] if interval else (None, None)), digits=digits)
 
     def never_met(self, a: str, b: str) -> bool:
         """True when no table seated ``a`` with ``b`` (two search strategies)."""
@@ -150,12 +147,14 @@ class TournamentResult:
                          f"{interval_text(row)}")
         lines += [f"    note: {n}" for n in self.notes()]
         lines.append("  win matrix: row's share of the games row or column won, seated together")
-        ws = [max(10, len(s)) for s in self.strategies]  # each column as wide as its name
+        texts = {a: {b: "-" if a == b else self.cell_text(a, b) for b in self.strategies}
+                 for a in self.strategies}
+        ws = [max(len(s), *(len(texts[a][s]) for a in self.strategies))
+              for s in self.strategies]  # each column as wide as its name and its cells
         lines.append("    " + " " * width + "  " + "  ".join(
             f"{s:>{w}}" for s, w in zip(self.strategies, ws, strict=True)))
         for a in self.strategies:
-            cells = [f"{'-' if a == b else self.cell_text(a, b, interval=False):>{w}}"
-                     for b, w in zip(self.strategies, ws, strict=True)]
+            cells = [f"{texts[a][b]:>{w}}" for b, w in zip(self.strategies, ws, strict=True)]
             lines.append(f"    {a:<{width}}  " + "  ".join(cells))
         return "\n".join(lines)
 
@@ -593,10 +592,9 @@ def seat_text(result: TournamentResult) -> str:
     parts = []
     for s in range(result.seats):
         r = wilson(int(t[f"seat{s}_wins"].sum()), total)
-        parts.append(f"seat {s} {rate_text(r)}")
+        parts.append(f"seat {s} {fmt_rate(r)}")
     return ("Over every table (each entrant at each seat equally often), the seats won: "
             + "; ".join(parts) + ".")
 
 
-def rate_text(r: Rate) -> str:
-    return f"{100 * r.rate:.1f}% [{100 * r.lo:.1f}, {100 * r.hi:.1f}]"
+
