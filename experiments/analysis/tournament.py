@@ -421,6 +421,47 @@ def run_tournament(game: str, strategies: Sequence[str | Entrant] | str, games: 
             tmp.cleanup()
 
 
+def load_tournament(folder: str | Path) -> TournamentResult:
+    """A tournament's result again from its folder (its manifest and stored results, as
+    ``tournament --out`` wrote them): the same ratings, since the bootstrap is seeded by the
+    tournament's seed; ``cthulhu-sim report`` rebuilds its report from it.  A folder whose
+    tables are not all played is refused (ValueError), naming how to finish it."""
+    import json
+
+    from experiments.running.sweep import load_sweep
+    from experiments.storage.store import RULES_COPY
+
+    sweep = load_sweep(folder)
+    m = sweep.manifest
+    axes = m.get("axes") or {}
+    seats = len(axes)
+    first = axes.get("strategy.seat_0")
+    if not seats or not isinstance(first, list) or not all(
+            k == f"strategy.seat_{i}" for i, k in enumerate(axes)):
+        raise ValueError(f"{folder}: not a tournament's folder (its sweep is not of the "
+                         "seats' strategies)")
+    labels = [str(x) for x in (m.get("tournament") or {}).get("entrants") or first]
+    done, cells = len(sweep.results), len(m.get("cells") or [])
+    if done == 0 or done < cells:
+        raise ValueError(f"{folder}: the tournament is unfinished ({done} of {cells} tables "
+                         "played); run the same tournament command with --resume to finish it")
+    try:
+        stored = json.loads((Path(folder) / "tournament.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stored = {}
+    stored = stored if isinstance(stored, dict) else {}
+    games = int(stored.get("games_per_table") or m["spec"]["games"]["per_cell"])
+    settings = stored.get("settings")
+    settings = dict(settings) if isinstance(settings, dict) else dict(m.get("settings") or {})
+    seed = int(m["seed"])
+    wins, ratings, ci = analyse(sweep.results, labels, seats, seed)
+    rules = Path(folder) / RULES_COPY
+    g = get_game(m["game"])
+    return TournamentResult(g.name, g.title, labels, seats, games, seed, settings, wins,
+                            ratings, ci, Path(folder), sweep.results,
+                            rules_path=str(rules) if rules.is_file() else None)
+
+
 def write_extras(result: TournamentResult, out: Path) -> list[Path]:
     """tournament.json, the ratings chart, the win-matrix heatmap and the tournament's report
     (report.md, report.html) beside the sweep's own files; the manifest marks the folder a
