@@ -386,6 +386,41 @@ def test_compare_prints_settings_as_set_takes_them():
     assert again.stdout == r.stdout
 
 
+RATE = r"\d+\.\d% \[\d+\.\d, \d+\.\d\]"  # how every rate is written: 41.4% [37.2, 45.8]
+DIFF = r"[+-]\d+\.\d points \[[+-]\d+\.\d, [+-]\d+\.\d\]"  # and every difference of rates
+
+
+def test_run_compare_and_ladder_write_rates_and_differences_one_way():
+    """Percent with its interval for every rate, points with their interval for every
+    difference of rates: in run, compare and ladder alike (tournament: its own tests)."""
+    run = invoke("run", "hex", "--games", 40, "-q").stdout
+    cmp = invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", 200,
+                 "-q").stdout
+    lad = invoke("ladder", "sticky", "--games", 60, "-q").stdout
+    for text in (run, cmp, lad):
+        assert "pts" not in text and "±" not in text and "95% CI [" not in text
+        assert not re.search(r"\d\.\d{3} \[", text)  # no share written as 0.414 [...]
+    assert re.search(rf"^  0 Good  {RATE}$", run, re.M)
+    assert re.search(rf"^     0 - 1  {DIFF}$", run, re.M)
+    assert re.search(rf"^  leader killed rate: {RATE}$", run, re.M)  # a share is a rate too
+    assert re.search(rf"^  honest  +{RATE} +[\d.]+ +{RATE} / {RATE} / {RATE} / {RATE}", cmp,
+                     re.M)
+    assert re.search(rf"^  cheater - honest +{DIFF} +[+-][\d.]+ turns \[", cmp, re.M)
+    assert re.search(rf"^  honest +{RATE} +{DIFF}$", lad, re.M)
+
+
+def test_no_interval_of_a_count_reaches_below_zero():
+    """A handful of games: the t interval of a count (Artefacts home, counters lost, game
+    length) would reach below 0; the summary clips it there, in the JSON and the text."""
+    out = json.loads(invoke("run", "hex", "--games", 3, "--seed", 4, "--json", "-q").stdout)
+    lows = [out["turns"]["mean_ci95"][0]]
+    for ci in out["extra_ci95"].values():
+        lows += [c[0] for c in ci.values()] if isinstance(ci, dict) else [ci[0]]
+    assert min(lows) == 0.0  # clipped where it would have gone below
+    text = invoke("run", "hex", "--games", 3, "--seed", 4, "-q").stdout
+    assert "[-" not in text.split("outcomes (")[1]
+
+
 @pytest.mark.parametrize("value", [True, False, 3, 0.5, 80.0, "hard", ["expert"],
                                    ["expert", "beginner"], [1, 2], "Play, then sing",
                                    ["a,b", "c"], "true", "3"])
