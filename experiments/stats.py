@@ -27,7 +27,7 @@ class Rate:
         return {"rate": self.rate, "ci95": [self.lo, self.hi], "n": self.trials}
 
     def __str__(self) -> str:
-        return f"{100 * self.rate:6.2f}% [{100 * self.lo:6.2f}, {100 * self.hi:6.2f}]"
+        return fmt_rate(self)
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> Rate:
@@ -57,7 +57,7 @@ class Difference:
         return {"diff": self.mean, "ci95": [self.lo, self.hi], "n": self.n}
 
     def __str__(self) -> str:
-        return f"{100 * self.mean:+6.2f} pts [{100 * self.lo:+6.2f}, {100 * self.hi:+6.2f}]"
+        return fmt_diff(self)
 
 
 # Two-sided 95% quantiles of Student's t for 1..10 degrees of freedom (beyond 10 the
@@ -258,18 +258,33 @@ def resolve_figures(figures: Mapping[str, Any]) -> tuple[dict[str, Any], dict[st
                 intervals[key] = sub
             continue
         if isinstance(fig, Mean):
-            m, lo, hi = mean_interval(fig.values)
+            m, lo, hi = (mean_interval(fig.values) if fig.floor is None
+                         else count_interval(fig.values, fig.floor))
         elif isinstance(fig, Share):
             r = wilson(fig.hits, fig.trials)
             m, lo, hi = (r.rate, r.lo, r.hi) if fig.trials > 0 else (float("nan"),) * 3
         elif isinstance(fig, Ratio):
             m, lo, hi = ratio_interval(fig.num, fig.den)
+            if lo == lo and np.all(np.asarray(fig.num) >= 0) and np.all(np.asarray(fig.den) >= 0):
+                lo = max(lo, 0.0)  # a ratio of counts is never below 0
         else:
             values[key] = fig
             continue
         values[key] = float(m)
         intervals[key] = [float(lo), float(hi)]
     return values, intervals
+
+
+def share_keys(figures: Mapping[str, Any], prefix: str = "") -> list[str]:
+    """The keys of a game's summary figures that are shares (``Share``), as ``key`` or
+    ``key.sub`` for a figure in a dict: they are written as rates (``rate_text``)."""
+    out: list[str] = []
+    for key, fig in figures.items():
+        if isinstance(fig, Mapping):
+            out += share_keys(fig, f"{prefix}{key}.")
+        elif isinstance(fig, Share):
+            out.append(prefix + key)
+    return out
 
 
 def headline(cooperative: bool) -> tuple[str, str]:
@@ -297,16 +312,51 @@ def pct(x: float, digits: int = 1) -> str:
     return "n/a" if x != x else f"{100 * x:.{digits}f}%"
 
 
+def rate_text(rate: float, lo: float | None = None, hi: float | None = None,
+              digits: int = 1) -> str:
+    """A share as this project writes every rate: percent with its 95% interval,
+    ``41.4% [37.2, 45.8]`` (``41.4%`` without one; ``n/a`` for no games)."""
+    if rate is None or rate != rate:
+        return "n/a"
+    text = f"{100 * rate:.{digits}f}%"
+    if lo is not None and hi is not None and lo == lo and hi == hi:
+        text += f" [{100 * lo:.{digits}f}, {100 * hi:.{digits}f}]"
+    return text
+
+
 def fmt_rate(rate: Rate, digits: int = 1) -> str:
-    """``52.3% [51.3, 53.3]``."""
+    """A :class:`Rate` as every rate is written (``rate_text``): ``52.3% [51.3, 53.3]``."""
     if rate.trials <= 0:
         return "n/a"
-    return f"{100 * rate.rate:.{digits}f}% [{100 * rate.lo:.{digits}f}, {100 * rate.hi:.{digits}f}]"
+    return rate_text(rate.rate, rate.lo, rate.hi, digits)
 
 
-def fmt_diff(diff: Difference, digits: int = 1, unit: str = "pts", scale: float = 100.0) -> str:
-    """``+3.1 pts [+2.4, +3.8]``."""
+def diff_text(diff: float, lo: float | None = None, hi: float | None = None, digits: int = 1,
+              unit: str = "points", scale: float = 100.0) -> str:
+    """A difference of two rates as every one is written: in percentage points with its 95%
+    interval, ``+3.1 points [+1.0, +5.2]``; ``unit``/``scale`` for a difference of another
+    measure (``+0.4 turns [+0.1, +0.7]``)."""
+    if diff is None or diff != diff:
+        return "n/a"
+    text = f"{scale * diff:+.{digits}f} {unit}"
+    if lo is not None and hi is not None and lo == lo and hi == hi:
+        text += f" [{scale * lo:+.{digits}f}, {scale * hi:+.{digits}f}]"
+    return text
+
+
+def fmt_diff(diff: Difference, digits: int = 1, unit: str = "points", scale: float = 100.0) -> str:
+    """A :class:`Difference` as every difference is written (``diff_text``):
+    ``+3.1 points [+2.4, +3.8]``."""
     if diff.n <= 0:
         return "n/a"
-    return (f"{scale * diff.mean:+.{digits}f} {unit} "
-            f"[{scale * diff.lo:+.{digits}f}, {scale * diff.hi:+.{digits}f}]")
+    return diff_text(diff.mean, diff.lo, diff.hi, digits, unit, scale)
+
+
+def count_interval(values: np.ndarray, floor: float = 0.0) -> tuple[float, float, float]:
+    """``mean_interval`` of a count or a length (turns, Artefacts carried, cards played): its
+    lower end clipped at ``floor``, the least the count can be, where the t interval of a
+    small or skewed sample would reach below it."""
+    m, lo, hi = mean_interval(values)
+    if lo == lo:
+        lo = max(lo, floor)
+    return m, lo, hi

@@ -30,9 +30,12 @@ Overrides = Mapping[str, Any] | Iterable[str] | None
 # what it is, and the experiments layer gives it its value and 95% interval.
 @dataclass(frozen=True)
 class Mean:
-    """The mean of one value per game (or per game where something happened)."""
+    """The mean of one value per game (or per game where something happened).  ``floor``:
+    the least the value can be (0 for a count or a length, the usual case), where its
+    interval is clipped; None for a value that can be negative."""
 
     values: np.ndarray
+    floor: float | None = 0.0
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,15 @@ class Game(ABC):
     first_compile_s: float = 60.0
     # CLI shortcuts (--players, --goo, ...): option name (without --) to what it sets
     shortcuts: Mapping[str, Shortcut] = {}
+    # what ended the game, in words, for each outcome (summaries and reports show it beside
+    # the outcome's name; an outcome left out reads as its name)
+    outcome_text: Mapping[str, str] = {}
+
+    def possible_outcomes(self, rules: RulesData) -> tuple[str, ...]:
+        """The outcomes a game played under ``rules`` can end in, in ``outcomes`` order (a
+        summary lists only these): every outcome, unless a game knows better (Wake Up's
+        solitaire ends only at a Portal or the turn cap)."""
+        return tuple(self.outcomes)
 
     @property
     def cooperative(self) -> bool:

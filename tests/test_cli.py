@@ -125,21 +125,24 @@ def test_run_readable_table():
     assert r.exit_code == 0, r.output
     text = r.stdout
     assert "Sticky Cthulhu - strategy honest, 2,000 games, seed 3" in text
-    assert "seat  win rate   95% CI" in text
+    assert "seat  win rate [95% CI]" in text
     seat_rows = re.findall(r"^\s+(\d)\s+([\d.]+)%\s+\[([\d.]+), ([\d.]+)\]$", text, re.M)
     assert [row[0] for row in seat_rows] == ["0", "1", "2", "3"]
     for _, rate, lo, hi in seat_rows:
         assert float(lo) <= float(rate) <= float(hi)
     assert "seat against seat" in text
-    assert len(re.findall(r"^\s+\d - \d\s+[+-][\d.]+\s+\[[+-][\d.]+, [+-][\d.]+\]$", text,
-                          re.M)) == 6
-    assert "outcomes: win 100.00%, cap 0.00%" in text
+    assert len(re.findall(r"^\s+\d - \d\s+[+-][\d.]+ points \[[+-][\d.]+, [+-][\d.]+\]$",
+                          text, re.M)) == 6
+    # each outcome on a line: its rate with its interval, and what ended the game in words
+    assert re.search(r"^    win  100\.0% \[99\.8, 100\.0\]\s+a player collected the tokens",
+                     text, re.M)
+    assert re.search(r"^    cap  0\.0% \[0\.0, 0\.2\]\s+turn cap reached", text, re.M)
     assert "game length (turns): mean" in text
     assert re.search(r"rules data: \d+ of \d+ values are assumed", text)
     assert "playouts/s" in text
     # the table and the JSON tell the same story
     out = json.loads(invoke("run", "sticky", "--games", 2000, "--seed", 3, "--json").stdout)
-    assert f"{100 * out['seat_win_rates'][0]['rate']:6.2f}%" in text
+    assert f"{100 * out['seat_win_rates'][0]['rate']:.1f}% [" in text
 
 
 def test_trace():
@@ -166,6 +169,22 @@ def test_trace_with_overrides_and_strategy():
     assert r.exit_code == 0, r.output
     assert "strategy cheater" in r.stdout and "2 players" in r.stdout
     assert "draws the Curse" in r.stdout
+
+
+def test_hex_trace_has_a_key_under_the_board():
+    """The board picture's symbols are explained under it: under the first picture and the
+    final board, each with the game's own counter codes."""
+    r = invoke("trace", "hex", "--seed", 1, "--index", 0)
+    assert r.exit_code == 0, r.output
+    lines = r.stdout.splitlines()
+    keys = [i for i, line in enumerate(lines) if line.strip().startswith("Key: ")]
+    assert len(keys) == 2
+    assert lines[keys[0] - 1].lstrip().startswith(("G=", "B="))  # right under the board
+    assert lines.index("Final board:") < keys[1]
+    key = "\n".join(lines[keys[0]:keys[0] + 3])
+    for symbol in ("..", "####", "[  ]", "Undergrowth", "Artefact", "G=", "B=", "JW", "c1",
+                   "half a hex"):
+        assert symbol in key
 
 
 @pytest.mark.parametrize(
@@ -365,6 +384,41 @@ def test_compare_prints_settings_as_set_takes_them():
                    "-q", *[a for s in sets for a in ("--set", s)])
     assert again.exit_code == 0, again.output
     assert again.stdout == r.stdout
+
+
+RATE = r"\d+\.\d% \[\d+\.\d, \d+\.\d\]"  # how every rate is written: 41.4% [37.2, 45.8]
+DIFF = r"[+-]\d+\.\d points \[[+-]\d+\.\d, [+-]\d+\.\d\]"  # and every difference of rates
+
+
+def test_run_compare_and_ladder_write_rates_and_differences_one_way():
+    """Percent with its interval for every rate, points with their interval for every
+    difference of rates: in run, compare and ladder alike (tournament: its own tests)."""
+    run = invoke("run", "hex", "--games", 40, "-q").stdout
+    cmp = invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", 200,
+                 "-q").stdout
+    lad = invoke("ladder", "sticky", "--games", 60, "-q").stdout
+    for text in (run, cmp, lad):
+        assert "pts" not in text and "±" not in text and "95% CI [" not in text
+        assert not re.search(r"\d\.\d{3} \[", text)  # no share written as 0.414 [...]
+    assert re.search(rf"^  0 Good  {RATE}$", run, re.M)
+    assert re.search(rf"^     0 - 1  {DIFF}$", run, re.M)
+    assert re.search(rf"^  leader killed rate: {RATE}$", run, re.M)  # a share is a rate too
+    assert re.search(rf"^  honest  +{RATE} +[\d.]+ +{RATE} / {RATE} / {RATE} / {RATE}", cmp,
+                     re.M)
+    assert re.search(rf"^  cheater - honest +{DIFF} +[+-][\d.]+ turns \[", cmp, re.M)
+    assert re.search(rf"^  honest +{RATE} +{DIFF}$", lad, re.M)
+
+
+def test_no_interval_of_a_count_reaches_below_zero():
+    """A handful of games: the t interval of a count (Artefacts home, counters lost, game
+    length) would reach below 0; the summary clips it there, in the JSON and the text."""
+    out = json.loads(invoke("run", "hex", "--games", 3, "--seed", 4, "--json", "-q").stdout)
+    lows = [out["turns"]["mean_ci95"][0]]
+    for ci in out["extra_ci95"].values():
+        lows += [c[0] for c in ci.values()] if isinstance(ci, dict) else [ci[0]]
+    assert min(lows) == 0.0  # clipped where it would have gone below
+    text = invoke("run", "hex", "--games", 3, "--seed", 4, "-q").stdout
+    assert "[-" not in text.split("outcomes (")[1]
 
 
 @pytest.mark.parametrize("value", [True, False, 3, 0.5, 80.0, "hard", ["expert"],

@@ -10,6 +10,10 @@ from scipy import stats as sps
 
 from experiments.stats import (
     Z95,
+    Difference,
+    Rate,
+    count_interval,
+    diff_text,
     fmt_diff,
     fmt_rate,
     half_width,
@@ -18,6 +22,7 @@ from experiments.stats import (
     outcome_rates,
     paired_difference,
     paired_rate_difference,
+    rate_text,
     ratio_interval,
     resolve_figures,
     seat_differences,
@@ -189,8 +194,9 @@ def test_resolve_figures_gives_values_and_intervals():
         "nested": {"x": Mean(np.array([5.0, 7.0])), "plain": 3},
         "count": 12,
     })
-    assert values["m"] == 2.0 and intervals["m"] == pytest.approx(list(mean_interval(
-        np.array([1.0, 2.0, 3.0]))[1:]))
+    # (a count's interval stops at 0, where the t interval of 1, 2, 3 would reach -0.48)
+    assert values["m"] == 2.0 and intervals["m"] == pytest.approx(
+        [0.0, mean_interval(np.array([1.0, 2.0, 3.0]))[2]])
     assert values["share"] == 0.3 and intervals["share"] == [wilson(30, 100).lo,
                                                              wilson(30, 100).hi]
     assert math.isnan(values["none"])
@@ -202,7 +208,32 @@ def test_resolve_figures_gives_values_and_intervals():
 def test_formatting():
     assert fmt_rate(wilson(50, 100)) == "50.0% [40.4, 59.6]"
     d = paired_rate_difference(np.array([1, 1, 0, 1], bool), np.array([0, 1, 0, 1], bool))
-    assert fmt_diff(d).startswith("+25.0 pts")
+    assert fmt_diff(d).startswith("+25.0 points [")
+
+
+def test_one_way_of_writing_rates_and_differences():
+    """Every rate: percent with its 95% interval; every difference of rates: points with its
+    interval; Rate and Difference print the same way."""
+    r = wilson(414, 1000)
+    assert rate_text(0.414, 0.372, 0.458) == "41.4% [37.2, 45.8]" == fmt_rate(
+        Rate(414, 1000, 0.414, 0.372, 0.458))
+    assert str(r) == fmt_rate(r) and rate_text(0.5) == "50.0%" and rate_text(float("nan")) == "n/a"
+    assert diff_text(0.031, 0.010, 0.052) == "+3.1 points [+1.0, +5.2]"
+    assert diff_text(0.4, 0.1, 0.7, unit="turns", scale=1.0) == "+0.4 turns [+0.1, +0.7]"
+    d = Difference(-0.02, -0.05, 0.01, 100)
+    assert str(d) == fmt_diff(d) == "-2.0 points [-5.0, +1.0]"
+
+
+def test_a_count_interval_never_reaches_below_zero():
+    """A mean of counts (most games 0, one 5) has a t interval reaching below 0: a count's
+    interval is clipped at 0, and a game's Mean figures are counts unless they say not."""
+    counts = np.array([0] * 9 + [5])
+    assert mean_interval(counts)[1] < 0
+    assert count_interval(counts)[1] == 0.0 and count_interval(counts)[2] > 0.5
+    _, intervals = resolve_figures({"carried": Mean(counts), "signed": Mean(counts, floor=None),
+                                    "ratio": Ratio(counts, np.ones(10))})
+    assert intervals["carried"][0] == 0.0 and intervals["signed"][0] < 0
+    assert intervals["ratio"][0] == 0.0
 
 
 def test_seat_differences_are_paired_differences_of_each_pair():

@@ -96,6 +96,53 @@ def test_resuming_gives_the_same_ratings(tour):
     assert again["ratings"] == summary["ratings"]
 
 
+def test_report_rebuilds_a_tournaments_report_from_its_results(tour, tmp_path):
+    """`report DIR` on a tournament's folder draws the tournament's report again (ratings,
+    win matrix, its charts) from the stored results, not a generic sweep report over it; the
+    summary it prints writes every win-matrix cell as a rate with its interval."""
+    import re
+    import shutil
+
+    _, out, _ = tour
+    copy = tmp_path / "t"
+    shutil.copytree(out, copy)
+    before = (copy / "report.md").read_text()
+    for name in ("report.md", "report.html", "chart-ratings.png", "chart-wins.png"):
+        (copy / name).unlink()
+    r = invoke("report", copy)
+    assert r.exit_code == 0, r.output
+    assert "tournament of heuristic, random, mcts:4{depth=2}" in r.stdout
+    assert "Bradley-Terry rating" in r.stdout and f"report: {copy / 'report.md'}" in r.stdout
+    matrix = r.stdout.split("win matrix:")[1].splitlines()[2:]
+    cells = re.findall(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]", "\n".join(matrix))
+    assert len(cells) == 6  # every pair of the three, each way
+    md = (copy / "report.md").read_text()
+    assert md == before.replace(str(out), str(copy))
+    assert "## Overview" not in md and (copy / "chart-wins.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_report_on_a_ladder_or_an_unfinished_tournament_is_refused_in_one_line(tour, tmp_path):
+    import shutil
+    from pathlib import Path
+
+    ladder = tmp_path / "ladder"
+    shutil.copytree(Path(__file__).parents[1] / "reports" / "hex-ladder", ladder)
+    r = invoke("report", ladder)
+    assert r.exit_code == 2 and r.stdout == ""
+    assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1
+    assert "a ladder's folder" in r.stderr and "Traceback" not in r.output
+    _, out, _ = tour
+    part = tmp_path / "part"
+    shutil.copytree(out, part)
+    import pandas as pd
+
+    res = pd.read_parquet(part / "results.parquet")
+    res.iloc[:4].to_parquet(part / "results.parquet")
+    r = invoke("report", part)
+    assert r.exit_code != 0 and r.stderr.count("\n") == 1 and "Traceback" not in r.output
+    assert "unfinished (4 of 9 tables played)" in r.stderr and "--resume" in r.stderr
+
+
 def test_a_separable_result_has_an_interval_that_says_so():
     """Every decided game won by one side: the interval has width and an unbounded end in
     words (not [3.454, 3.454])."""

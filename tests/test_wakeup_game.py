@@ -208,6 +208,38 @@ def test_run_reports_seats_endings_and_the_solitaire_win_rate(tmp_path):
     assert 0.3 < rate < 0.7 and rate == pytest.approx(solo["outcome_rates"]["portal_player"])
 
 
+def _outcome_lines(text: str) -> dict[str, str]:
+    """The run summary's outcomes: name -> the rest of its line (rate, interval, words)."""
+    block = text.split("outcomes (what ended the game):\n")[1].split("\n  game length")[0]
+    return {line.split()[0]: line.split(None, 1)[1] for line in block.splitlines()}
+
+
+def test_the_solitaire_summary_lists_only_solitaire_outcomes_each_explained():
+    solo = _outcome_lines(run_cli(["run", "wakeup", "--players", "1", "--games", "300", "-q"]))
+    assert list(solo) == ["portal_player", "portal_cthulhu", "turn_cap"]
+    assert "the player won" in solo["portal_player"] and "Path C" in solo["portal_player"]
+    assert "Cthulhu won" in solo["portal_cthulhu"] and "Path D" in solo["portal_cthulhu"]
+    multi = _outcome_lines(run_cli(["run", "wakeup", "--players", "2", "--games", "300", "-q"]))
+    assert list(multi) == ["next_to_cthulhu", "red_candle", "turn_cap"]
+    assert "next to an Arcane Knowledge token" in multi["next_to_cthulhu"]
+    assert "Red Candle" in multi["red_candle"] and "most tokens" in multi["red_candle"]
+    for line in (*solo.values(), *multi.values()):
+        assert re.match(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]  +\S", line)  # rate, interval, words
+    assert GAME.possible_outcomes(GAME.configure({"players": 1}).rules) == (
+        "portal_player", "portal_cthulhu", "turn_cap")
+
+
+def test_every_outcome_is_described_in_words_by_its_game():
+    from simcore.registry import GAME_MODULES, get_game
+
+    for name in GAME_MODULES:
+        g = get_game(name)
+        for o in g.outcomes:
+            text = g.outcome_text.get(o, "")
+            if not (g.kind.cooperative and o == "win"):
+                assert len(text.split()) >= 4 and text not in (o, o.replace("_", " ")), (name, o)
+
+
 def test_trace_shows_the_board_hands_bids_and_cthulhu():
     text = run_cli(["trace", "wakeup", "--seed", "2", "--players", "2"])
     assert "square 24 |" in text and "| pit (54)" in text  # the board as a line of text

@@ -185,10 +185,10 @@ class LadderResult:
         lines.append(f"  {'rung':<{width}}  {'rate [95% CI]':<22} change from the rung above "
                      "(paired)")
         for r in self.rungs:
-            diff = fmt_diff(r.to_previous, 1) if r.to_previous is not None else ""
-            lines.append(f"  {r.rung.label:<{width}}  {fmt_rate(r.rate, 1):<22} {diff}")
+            diff = fmt_diff(r.to_previous) if r.to_previous is not None else ""
+            lines.append(f"  {r.rung.label:<{width}}  {fmt_rate(r.rate):<22} {diff}")
         for k, d in (self.skill_gap() or {}).items():
-            lines.append(f"  skill gap {k}: {fmt_diff(d, 1)}")
+            lines.append(f"  skill gap {k}: {fmt_diff(d)}")
         return "\n".join(lines)
 
     def write(self, out: str | Path, overwrite: bool = False) -> list[Path]:
@@ -218,8 +218,8 @@ class LadderResult:
         doc.p(caption)
         doc.table(["rung", f"{self.metric} [95% CI]", "change from the rung above (paired)",
                    "mean turns"],
-                  [[r.rung.label, fmt_rate(r.rate, 1),
-                    fmt_diff(r.to_previous, 1) if r.to_previous is not None else "",
+                  [[r.rung.label, fmt_rate(r.rate),
+                    fmt_diff(r.to_previous) if r.to_previous is not None else "",
                     f"{r.turns:.1f}"] for r in self.rungs], right={1, 2, 3})
         doc.img(chart.name, title, caption, "Win rate of each rung of the ladder")
         paths.append(write_text(out / "report.md", doc.markdown()))

@@ -26,7 +26,7 @@ import pandas as pd
 from experiments.reporting.text import set_text, settings_text
 from experiments.running.entrants import Entrant
 from experiments.running.spec import SweepSpec
-from experiments.stats import Rate, wilson
+from experiments.stats import fmt_rate, rate_text, wilson
 from simcore.registry import get_game
 from simcore.rules_data import RulesError
 
@@ -65,10 +65,7 @@ class TournamentResult:
         c = self.matrix()[a][b]
         if not c["decided"]:
             return "not played" if self.never_met(a, b) else "none decided"
-        text = f"{100 * c['rate']:.{digits}f}%"
-        if interval:
-            text += f" [{100 * c['ci95'][0]:.{digits}f}, {100 * c['ci95'][1]:.{digits}f}]"
-        return text
+        return rate_text(c["rate"], *(c["ci95"] if interval else (None, None)), digits=digits)
 
     def never_met(self, a: str, b: str) -> bool:
         """True when no table seated ``a`` with ``b`` (two search strategies)."""
@@ -150,12 +147,14 @@ class TournamentResult:
                          f"{interval_text(row)}")
         lines += [f"    note: {n}" for n in self.notes()]
         lines.append("  win matrix: row's share of the games row or column won, seated together")
-        ws = [max(10, len(s)) for s in self.strategies]  # each column as wide as its name
+        texts = {a: {b: "-" if a == b else self.cell_text(a, b) for b in self.strategies}
+                 for a in self.strategies}
+        ws = [max(len(s), *(len(texts[a][s]) for a in self.strategies))
+              for s in self.strategies]  # each column as wide as its name and its cells
         lines.append("    " + " " * width + "  " + "  ".join(
             f"{s:>{w}}" for s, w in zip(self.strategies, ws, strict=True)))
         for a in self.strategies:
-            cells = [f"{'-' if a == b else self.cell_text(a, b, interval=False):>{w}}"
-                     for b, w in zip(self.strategies, ws, strict=True)]
+            cells = [f"{texts[a][b]:>{w}}" for b, w in zip(self.strategies, ws, strict=True)]
             lines.append(f"    {a:<{width}}  " + "  ".join(cells))
         return "\n".join(lines)
 
@@ -422,6 +421,47 @@ def run_tournament(game: str, strategies: Sequence[str | Entrant] | str, games: 
             tmp.cleanup()
 
 
+def load_tournament(folder: str | Path) -> TournamentResult:
+    """A tournament's result again from its folder (its manifest and stored results, as
+    ``tournament --out`` wrote them): the same ratings, since the bootstrap is seeded by the
+    tournament's seed; ``cthulhu-sim report`` rebuilds its report from it.  A folder whose
+    tables are not all played is refused (ValueError), naming how to finish it."""
+    import json
+
+    from experiments.running.sweep import load_sweep
+    from experiments.storage.store import RULES_COPY
+
+    sweep = load_sweep(folder)
+    m = sweep.manifest
+    axes = m.get("axes") or {}
+    seats = len(axes)
+    first = axes.get("strategy.seat_0")
+    if not seats or not isinstance(first, list) or not all(
+            k == f"strategy.seat_{i}" for i, k in enumerate(axes)):
+        raise ValueError(f"{folder}: not a tournament's folder (its sweep is not of the "
+                         "seats' strategies)")
+    labels = [str(x) for x in (m.get("tournament") or {}).get("entrants") or first]
+    done, cells = len(sweep.results), len(m.get("cells") or [])
+    if done == 0 or done < cells:
+        raise ValueError(f"{folder}: the tournament is unfinished ({done} of {cells} tables "
+                         "played); run the same tournament command with --resume to finish it")
+    try:
+        stored = json.loads((Path(folder) / "tournament.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stored = {}
+    stored = stored if isinstance(stored, dict) else {}
+    games = int(stored.get("games_per_table") or m["spec"]["games"]["per_cell"])
+    settings = stored.get("settings")
+    settings = dict(settings) if isinstance(settings, dict) else dict(m.get("settings") or {})
+    seed = int(m["seed"])
+    wins, ratings, ci = analyse(sweep.results, labels, seats, seed)
+    rules = Path(folder) / RULES_COPY
+    g = get_game(m["game"])
+    return TournamentResult(g.name, g.title, labels, seats, games, seed, settings, wins,
+                            ratings, ci, Path(folder), sweep.results,
+                            rules_path=str(rules) if rules.is_file() else None)
+
+
 def write_extras(result: TournamentResult, out: Path) -> list[Path]:
     """tournament.json, the ratings chart, the win-matrix heatmap and the tournament's report
     (report.md, report.html) beside the sweep's own files; the manifest marks the folder a
@@ -593,10 +633,9 @@ def seat_text(result: TournamentResult) -> str:
     parts = []
     for s in range(result.seats):
         r = wilson(int(t[f"seat{s}_wins"].sum()), total)
-        parts.append(f"seat {s} {rate_text(r)}")
+        parts.append(f"seat {s} {fmt_rate(r)}")
     return ("Over every table (each entrant at each seat equally often), the seats won: "
             + "; ".join(parts) + ".")
 
 
-def rate_text(r: Rate) -> str:
-    return f"{100 * r.rate:.1f}% [{100 * r.lo:.1f}, {100 * r.hi:.1f}]"
+

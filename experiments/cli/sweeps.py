@@ -93,6 +93,14 @@ def report(
     from experiments.reporting.report import build_report, format_sweep
     from experiments.running.sweep import load_sweep
 
+    kind = _report_kind(folder)
+    if kind == "tournament" and not csv:
+        return _tournament_report(folder)
+    if kind in _WRITTEN_WHOLE:
+        fail(f"{folder}: a {_WRITTEN_WHOLE[kind]}'s folder, whose report (report.md, "
+             f"report.html) is written as it is played, not rebuilt; `report` rebuilds a "
+             f"sweep's or a tournament's (play the {_WRITTEN_WHOLE[kind]} again with --out "
+             "to redraw it)")
     try:
         result = load_sweep(folder)
     except (FileNotFoundError, OutDirError) as exc:
@@ -112,6 +120,46 @@ def report(
     except ValueError as exc:  # nothing to report yet
         fail(str(exc))
     typer.echo(format_sweep(result))
+
+
+# folders whose report is written once, as they are played (no playouts kept to redraw from)
+_WRITTEN_WHOLE = {"ladder": "ladder", "compare": "comparison"}
+
+
+def _report_kind(folder: str) -> str | None:
+    """What ``report`` is given: ``tournament`` (a sweep a tournament wrote), another
+    folder kind of this tool (``sweep``, ``ladder`` ...), or None (``load_sweep`` says why)."""
+    from experiments.analysis.catalog import is_tournament
+    from experiments.storage.outdir import folder_kind, read_manifest
+
+    try:
+        kind = folder_kind(folder)
+        m = read_manifest(folder) if kind else None
+    except (OSError, ValueError, OutDirError):
+        return None
+    if kind == "sweep" and m is not None and is_tournament(Path(folder), m):
+        return "tournament"
+    return kind
+
+
+def _tournament_report(folder: str) -> None:
+    """Rebuild a tournament's report (tournament.json, its charts, report.md and
+    report.html) from its stored results, and print its summary."""
+    from experiments.analysis.tournament import load_tournament, write_extras
+
+    try:
+        result = load_tournament(folder)
+        paths = write_extras(result, Path(folder))
+    except (FileNotFoundError, OutDirError, ValueError, KeyError) as exc:
+        fail(str(exc) if not isinstance(exc, KeyError) else
+             f"{folder}: the tournament's manifest lacks {exc}; play it again with --out")
+    except OSError as exc:
+        cannot_write(exc, folder)
+    typer.echo(result.format())
+    md = next((p for p in paths if p.name == "report.md"), None)
+    html = next((p for p in paths if p.name == "report.html"), None)
+    if md is not None and html is not None:
+        typer.echo(f"report: {md}  {html}")
 
 
 def list_(

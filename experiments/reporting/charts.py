@@ -260,7 +260,7 @@ def heatmap_charts(data: ChartData, out: Path) -> list[Chart]:
         for i, fv in enumerate(facet_vals):
             ax = axs[i // nc][i % nc]
             grid = np.full((len(rows_v), len(cols_v)), np.nan)
-            hw = np.full_like(grid, np.nan)
+            ends = np.full(grid.shape + (2,), np.nan)
             for a, rv in enumerate(rows_v):
                 for b, cv in enumerate(cols_v):
                     sel = {**combo, rows_key: rv, cols_key: cv}
@@ -269,14 +269,14 @@ def heatmap_charts(data: ChartData, out: Path) -> list[Chart]:
                     row = data.one(**sel)
                     if row is not None:
                         grid[a, b] = 100 * row[rate]
-                        # how far this rate's own interval reaches (the longer side)
-                        hw[a, b] = 100 * max(row[rate] - row[rate_lo], row[rate_hi] - row[rate])
+                        ends[a, b] = (100 * row[rate_lo], 100 * row[rate_hi])
             im = ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=100, aspect="auto")
             for a in range(len(rows_v)):
                 for b in range(len(cols_v)):
                     if not np.isnan(grid[a, b]):
                         v = grid[a, b]
-                        ax.text(b, a, f"{v:.1f}%\n±{hw[a, b]:.1f}", ha="center", va="center",
+                        lo, hi = ends[a, b]
+                        ax.text(b, a, f"{v:.1f}%\n[{lo:.1f}, {hi:.1f}]", ha="center", va="center",
                                 fontsize=7.5, color="black" if 20 < v < 80 else "white")
             ax.set_xticks(range(len(cols_v)), [data.label(cols_key, v) for v in cols_v], fontsize=8)
             ax.set_yticks(range(len(rows_v)), [data.label(rows_key, v) for v in rows_v], fontsize=8)

@@ -53,7 +53,7 @@ def words_of(manifest: dict) -> dict[str, Any]:
     defaults when the game is not known here)."""
     words = manifest.get("words")
     if isinstance(words, dict):
-        return words
+        return _with_game_outcomes(words, manifest.get("game"))
     try:
         from simcore.registry import get_game
 
@@ -61,6 +61,24 @@ def words_of(manifest: dict) -> dict[str, Any]:
     except (KeyError, ImportError):
         return {"outcomes": {o: GENERIC_OUTCOMES.get(o, o) for o in manifest.get("outcomes", [])},
                 "values": {}, "settings": dict(GENERIC_SETTINGS), "turn": ""}
+
+
+def _with_game_outcomes(words: dict, game: Any) -> dict:
+    """Kept words whose outcomes only repeat their names (a sweep written before its game
+    described them, as Wake Up's were): the game's descriptions where it now has them."""
+    kept = words.get("outcomes")
+    if not isinstance(kept, dict) or not any(str(t) in (o, o.replace("_", " "))
+                                             for o, t in kept.items()):
+        return words
+    try:
+        from simcore.registry import get_game
+
+        now = game_words(get_game(str(game)))["outcomes"]
+    except (KeyError, ImportError, ValueError):
+        return words
+    fixed = {o: (now.get(o, t) if str(t) in (o, o.replace("_", " ")) else t)
+             for o, t in kept.items()}
+    return {**words, "outcomes": fixed}
 
 
 def setting_name(words: dict, key: str) -> str:

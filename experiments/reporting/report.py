@@ -24,11 +24,13 @@ from experiments.reporting.labels import (
 )
 from experiments.stats import (
     Rate,
+    diff_text,
     fmt_rate,
-    half_width,
     headline_hits,
     paired_difference,
     paired_rate_difference,
+    rate_text,
+    wilson,
 )
 from experiments.stats import headline as stats_headline
 from experiments.storage.store import RULES_COPY, write_csv, write_json, write_parquet, write_text
@@ -217,7 +219,8 @@ def overview(result) -> tuple[list[str], list[list[str]]]:
     x = data.roles.x
     others = [k for k, v in data.axes.items() if len(v) > 1 and k != x]
     if x is None:
-        headers = ([setting_name(words, k) for k in others] or ["cell"]) + ["games", "rate ±95%"]
+        headers = ([setting_name(words, k) for k in others] or ["cell"]) + ["games",
+                                                                            "rate [95% CI]"]
         rows = []
         for combo in data.combos(others):
             row = data.one(**combo)
@@ -226,8 +229,7 @@ def overview(result) -> tuple[list[str], list[list[str]]]:
             r = _rate(row, prefix)
             key = ([value_label(words, k, v) for k, v in combo.items()] if others
                    else [row["label"]])
-            rows.append(key + [f"{int(row['games']):,}",
-                               f"{100 * r.rate:.1f} ±{100 * half_width(r):.1f}"])
+            rows.append(key + [f"{int(row['games']):,}", fmt_rate(r)])
         return headers, rows
     headers = [setting_name(words, k) for k in others] + [
         f"{setting_name(words, x)} {value_label(words, x, v)}" for v in data.axes[x]]
@@ -239,8 +241,7 @@ def overview(result) -> tuple[list[str], list[list[str]]]:
             if row is None:
                 cells.append("-")
             else:
-                r = _rate(row, prefix)
-                cells.append(f"{100 * r.rate:.1f} ±{100 * half_width(r):.1f}")
+                cells.append(fmt_rate(_rate(row, prefix)))
         rows.append([value_label(words, k, v) for k, v in combo.items()] + cells)
     return headers, rows
 
@@ -265,7 +266,7 @@ def format_sweep(result) -> str:
     total = int(df["games"].sum()) if len(df) else 0
     lines = [f"{m['title']}: {len(df)} of {len(m['cells'])} cells, {total:,} games, "
              f"seed {m['seed']}",
-             f"{name} in % ± how far its 95% interval reaches, in points:",
+             f"{name}, in percent with its 95% interval:",
              format_overview(result)]
     if len(df):
         lines.append(f"widest 95% interval: ±{100 * df['halfwidth'].max():.2f} points; "
@@ -309,7 +310,7 @@ def _cell_values(m: dict, cell: int) -> dict[str, Any]:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
+    return rate_text(x)
 
 
 def _span(lo: float, hi: float) -> str:
@@ -523,8 +524,7 @@ def build_report(result) -> list[Path]:
     doc.ul(items)
 
     doc.h(2, "Overview")
-    doc.p(f"{name.capitalize()} in percent, ± how far its 95% interval reaches from it in "
-          "percentage points (the longer side: near 0% a Wilson interval is lopsided).")
+    doc.p(f"{name.capitalize()} in percent, with its 95% Wilson interval.")
     headers, rows = overview(result)
     n_keys = len(headers) - _figure_columns(rows) if rows else 0
     doc.table(headers, rows, right=set(range(n_keys, len(headers))))
@@ -540,13 +540,13 @@ def build_report(result) -> list[Path]:
                          for k, v in m["report"]["baseline"].items())
         doc.h(2, f"Differences from the baseline ({base})")
         doc.p(f"Paired over the same playouts: each cell against the cell with {base} and "
-              "the same other settings. Differences in percentage points (pts) and turns, with "
+              "the same other settings. Differences in percentage points and turns, with "
               "95% intervals; an interval that excludes 0 is a real difference.")
         doc.table(["cell", "baseline", "games", f"{name} difference", "length difference"],
                   [[cell_text(words, _cell_values(m, int(c["cell"]))),
                     cell_text(words, _cell_values(m, int(c["baseline_cell"]))), f"{c['n']:,}",
-                    f"{100 * c['diff']:+.2f} pts [{100 * c['lo']:+.2f}, {100 * c['hi']:+.2f}]",
-                    f"{c['turns_diff']:+.2f} turns [{c['turns_lo']:+.2f}, {c['turns_hi']:+.2f}]"]
+                    diff_text(c["diff"], c["lo"], c["hi"]),
+                    diff_text(c["turns_diff"], c["turns_lo"], c["turns_hi"], 2, "turns", 1.0)]
                    for c in comps], right={2, 3, 4})
 
     doc.h(2, "Every cell")
@@ -570,12 +570,12 @@ def build_report(result) -> list[Path]:
         r = [value_label(words, k, row[k]) for k in axes_multi]
         r += [f"{int(row['games']):,}", fmt_rate(_rate(row, prefix))]
         if m["cooperative"]:
-            r += [f"{100 * row[f'p_{o}']:.1f}%" for o in outcomes[1:]]
+            r += [_outcome_cell(row, o) for o in outcomes[1:]]
         else:
             for s in range(1, max_seats):
                 v = row.get(f"seat{s}_rate")
                 r.append("-" if v is None or v != v else fmt_rate(_rate(row, f"seat{s}")))
-            r += [f"{100 * row[f'p_{o}']:.2f}%" for o in shown]
+            r += [_outcome_cell(row, o) for o in shown]
         r += [f"{row['turns_mean']:.1f}", f"{row['turns_p50']:.0f}", f"{row['turns_p90']:.0f}"]
         if rounds:
             r.append(f"{row['rounds_mean']:.1f}")
@@ -590,10 +590,10 @@ def build_report(result) -> list[Path]:
     doc.p("Every cell plays playouts 0, 1, 2 ... of the same seed, and playout i draws its "
           "random numbers from stream (seed, i) alone, so the cells share their randomness "
           "(common random numbers) and differences between cells are paired. Rates carry 95% "
-          "Wilson score intervals (a ± gives how far the interval reaches from the rate, on its "
-          "longer side); paired differences in win rate carry Newcombe's score interval for "
-          "paired proportions, which stays honest when only a few playouts differ, and paired "
-          "differences in length a Student's t interval on the per-playout differences. Each "
+          "Wilson score intervals; paired differences in win rate carry Newcombe's score "
+          "interval for paired proportions, which stays honest when only a few playouts "
+          "differ, and paired differences in length a Student's t interval on the "
+          "per-playout differences. Each "
           "interval is 95% on its own, not jointly over the table. A difference from the "
           "baseline is over the playouts both cells played, so it can differ slightly from the "
           "difference of the two rates in the overview. Results do not depend on thread count, "
@@ -609,12 +609,21 @@ def build_report(result) -> list[Path]:
     return paths
 
 
+def _outcome_cell(row: Any, o: str) -> str:
+    """One outcome's share of a cell's games, as every rate is written (with its interval
+    where the cell kept the count)."""
+    n = row.get(f"n_{o}")
+    if n is not None and n == n:
+        return fmt_rate(wilson(int(n), int(row["games"])))
+    return rate_text(float(row[f"p_{o}"]))
+
+
 def _figure_columns(rows: list[list[str]]) -> int:
     """How many trailing columns of the overview hold figures (everything after the keys)."""
     first = rows[0]
     n = 0
     for cell in reversed(first):
-        if cell == "-" or re.fullmatch(r"[\d.,]+( ±[\d.]+)?", str(cell)):
+        if cell == "-" or re.fullmatch(r"[\d.,]+%?( \[[\d.]+, [\d.]+\])?", str(cell)):
             n += 1
         else:
             break

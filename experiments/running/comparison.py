@@ -26,6 +26,7 @@ from experiments.stats import (
     headline_hits,
     paired_difference,
     paired_rate_difference,
+    rate_text,
     wilson,
 )
 from simcore.registry import get_game
@@ -96,13 +97,14 @@ class Comparison:
         """A readable table."""
         summ = self.summary()
         head = ["strategy", f"{self.metric} [95% CI]", "mean turns"]
-        rows = [[name, fmt_rate(rate, 2), f"{float(res.frame['turns'].mean()):.2f}"]
+        rows = [[name, fmt_rate(rate), f"{float(res.frame['turns'].mean()):.2f}"]
                 for name, res, rate in zip(self.strategies, self.results, self.rates,
                                            strict=True)]
         if not self.cooperative:
-            head.append("every seat's win rate (%)")
+            head.append("every seat's win rate")
             for row, s in zip(rows, summ["strategies"], strict=True):
-                row.append(" / ".join(f"{100 * x['rate']:.1f}" for x in s["seat_win_rates"]))
+                row.append(" / ".join(rate_text(x["rate"], *x["ci95"])
+                                      for x in s["seat_win_rates"]))
         widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
         lines = [f"{self.title}: {len(self.strategies)} strategies on the same "
                  f"{self.games:,} games (seed {self.seed})"
@@ -115,7 +117,7 @@ class Comparison:
                          "game length:")
             pw = max(len(f"{p.b} - {p.a}") for p in self.pairs)
             for p in self.pairs:
-                lines.append(f"  {(p.b + ' - ' + p.a).ljust(pw)}  {fmt_diff(p.diff, 2):30s}"
+                lines.append(f"  {(p.b + ' - ' + p.a).ljust(pw)}  {fmt_diff(p.diff):30s}"
                              f"  {fmt_diff(p.turns, 2, 'turns', 1.0)}")
         lines.append(f"  rules data: {summ['assumed_values']} of "
                      f"{sum(summ['rules_sources'].values())} values are assumed")
@@ -158,14 +160,14 @@ class Comparison:
         doc.h(1, title)
         doc.p(caption)
         doc.table(["strategy", f"{self.metric} [95% CI]", "mean turns"],
-                  [[n, fmt_rate(r, 2), f"{float(res.frame['turns'].mean()):.2f}"]
+                  [[n, fmt_rate(r), f"{float(res.frame['turns'].mean()):.2f}"]
                    for n, r, res in zip(self.strategies, self.rates, self.results,
                                         strict=True)], right={1, 2})
         doc.img(chart.name, title, caption, "Bar chart of win rates by strategy")
         if self.pairs:
             doc.h(2, "Paired differences")
             doc.table(["pair", f"{self.metric} difference", "length difference"],
-                      [[f"{p.b} - {p.a}", fmt_diff(p.diff, 2),
+                      [[f"{p.b} - {p.a}", fmt_diff(p.diff),
                         fmt_diff(p.turns, 2, "turns", 1.0)] for p in self.pairs],
                       right={1, 2})
         paths.append(write_text(out / "report.md", doc.markdown()))

@@ -12,12 +12,16 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from experiments.reporting.labels import GENERIC_OUTCOMES
 from experiments.stats import (
+    count_interval,
+    diff_text,
     length_summary,
-    mean_interval,
+    rate_text,
     resolve_figures,
     seat_differences,
     seat_win_rates,
+    share_keys,
     wilson,
 )
 from simcore.game import DEFAULT_BATCH, Config, Game
@@ -302,11 +306,18 @@ def summarize(config: Config, df: pd.DataFrame, seed: int, playouts_per_s: float
         out["seat_differences"] = [
             {"seats": [s, t], "diff": d.mean, "ci95": [d.lo, d.hi]}
             for s, t, d in seat_differences(winners, seats)]
+    # the outcomes these rules can end in (solitaire has its own), each with what it means
+    words = getattr(g, "outcome_text", None) or {}
+    out["outcome_words"] = {name: str(words.get(name) or GENERIC_OUTCOMES.get(name)
+                                      or name.replace("_", " "))
+                            for name in g.possible_outcomes(config.rules)}
     out["turns"] = length_summary(df["turns"].to_numpy())
-    _, lo, hi = mean_interval(df["turns"].to_numpy())
+    _, lo, hi = count_interval(df["turns"].to_numpy())
     out["turns"]["mean_ci95"] = [lo, hi]
     out["playouts_per_s"] = playouts_per_s
-    out["extra"], out["extra_ci95"] = resolve_figures(g.summarize_extra(df, config))
+    figures = g.summarize_extra(df, config)
+    out["extra"], out["extra_ci95"] = resolve_figures(figures)
+    out["extra_shares"] = share_keys(figures)
     counts = config.rules.source_counts()
     out["rules_sources"] = counts
     out["assumed_values"] = counts.get("assumed", 0)
@@ -328,38 +339,45 @@ def format_summary(summary: dict) -> str:
         lines.append("  settings: " + (settings_text(summary["settings"]) or "defaults")
                      + f"  (rules data: {summary['rules_file']})")
     if "win_rate" in summary:
-        lo, hi = summary["ci95"]
-        lines.append(f"  team win rate   {100 * summary['win_rate']:6.2f}%  "
-                     f"95% CI [{100 * lo:.2f}, {100 * hi:.2f}]")
+        lines.append(f"  team win rate  {rate_text(summary['win_rate'], *summary['ci95'])}")
     if "seat_win_rates" in summary:
         width = max([4] + [len(f"{r['seat']} {r['name']}") for r in summary["seat_win_rates"]
                            if r.get("name", str(r["seat"])) != str(r["seat"])])
-        lines.append(f"  {'seat':<{width}}  win rate   95% CI")
+        lines.append(f"  {'seat':<{width}}  win rate [95% CI]")
         for row in summary["seat_win_rates"]:
-            lo, hi = row["ci95"]
             name = row.get("name", str(row["seat"]))
             shown = (f"{row['seat']:>{width}}" if name == str(row["seat"])
                      else f"{row['seat']} {name}".ljust(width))
-            lines.append(f"  {shown}  {100 * row['rate']:6.2f}%   "
-                         f"[{100 * lo:.2f}, {100 * hi:.2f}]")
+            lines.append(f"  {shown}  {rate_text(row['rate'], *row['ci95'])}")
     if summary.get("seat_differences"):
-        lines.append("  seat against seat (win rate difference, points; paired 95% CI)")
+        lines.append("  seat against seat (win rate difference, paired 95% CI)")
         for row in summary["seat_differences"]:
-            (s, t), (lo, hi) = row["seats"], row["ci95"]
-            lines.append(f"  {s:>4} - {t}  {100 * row['diff']:+6.2f}   "
-                         f"[{100 * lo:+.2f}, {100 * hi:+.2f}]")
-    lines.append("  outcomes: " + ", ".join(
-        f"{k} {100 * v:.2f}%" for k, v in summary["outcome_rates"].items()))
+            s, t = row["seats"]
+            lines.append(f"  {s:>4} - {t}  {diff_text(row['diff'], *row['ci95'])}")
+    # every outcome these rules can end in, with its rate and what ended the game
+    listed = summary.get("outcome_words") or {k: k for k in summary["outcome_rates"]}
+    cis = summary.get("outcome_ci95", {})
+    rates = {k: rate_text(summary["outcome_rates"].get(k, float("nan")), *cis.get(k, (None,) * 2))
+             for k in listed}
+    lines.append("  outcomes (what ended the game):")
+    nw = max(len(k) for k in listed) if listed else 0
+    rw = max(len(v) for v in rates.values()) if rates else 0
+    for k, text in listed.items():
+        lines.append(f"    {k:<{nw}}  {rates[k]:<{rw}}  " + (text if text != k else ""))
     t = summary["turns"]
     ci = t.get("mean_ci95")
     lines.append(f"  game length (turns): mean {t['mean']:.2f}"
-                 + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
+                 + (f" [{max(ci[0], 0):.2f}, {ci[1]:.2f}]" if ci else "")
                  + f", median {t['p50']:.0f}, 90th percentile {t['p90']:.0f}")
     intervals = summary.get("extra_ci95", {})
 
-    def shown(v: Any, ci: Any, digits: int) -> str:
+    shares = set(summary.get("extra_shares", ()))
+
+    def shown(v: Any, ci: Any, digits: int, key: str = "") -> str:
         if not isinstance(v, float):
             return str(v)
+        if key in shares:  # a share is a rate, written as every rate is
+            return rate_text(v, *(ci if isinstance(ci, list) and len(ci) == 2 else (None,) * 2))
         text = f"{v:.{digits}g}"
         if isinstance(ci, list) and len(ci) == 2 and ci[0] == ci[0] and v == v:
             text += f" [{ci[0]:.{digits}g}, {ci[1]:.{digits}g}]"
@@ -369,9 +387,9 @@ def format_summary(summary: dict) -> str:
         if isinstance(v, dict):
             sub = intervals.get(k, {})
             lines.append(f"  {k.replace('_', ' ')}: " + ", ".join(
-                f"{a} {shown(b, sub.get(a), 3)}" for a, b in v.items()))
+                f"{a} {shown(b, sub.get(a), 3, f'{k}.{a}')}" for a, b in v.items()))
         else:
-            lines.append(f"  {k.replace('_', ' ')}: {shown(v, intervals.get(k), 4)}")
+            lines.append(f"  {k.replace('_', ' ')}: {shown(v, intervals.get(k), 4, k)}")
     if intervals:
         lines.append("  (figures in brackets: 95% intervals)")
     lines.append(f"  rules data: {summary['assumed_values']} of "

@@ -73,6 +73,17 @@ def board_picture(s: np.ndarray, rows: int, cols: int, codes: list[str], ip: np.
     return lines
 
 
+def board_legend(codes: list[str], sides: tuple[int, ...], indent: str = "    ") -> list[str]:
+    """A short key to the symbols of ``board_picture``, with counter codes of this game."""
+    good = next((c for c, sd in zip(codes, sides, strict=True) if sd == S.GOOD), "JW")
+    bad = next((c for c, sd in zip(codes, sides, strict=True) if sd == S.BAD), "c1")
+    return [f"{indent}Key: .. empty hex, #### Undergrowth, [  ] an Artefact ([{good}] with a "
+            "counter on it),",
+            f"{indent}     {good} a Good counter (capitals), {bad} a Bad one (small letters), "
+            f"{good}{bad} both in one hex (a fight),",
+            f"{indent}     G= Good's base line, B= Bad's; rows 2, 4, ... sit half a hex right."]
+
+
 def _on_base(ip: np.ndarray, side: int, h: int) -> bool:
     word = int(np.uint64(ip[S.I_BASE_BITS + 2 * side + (h >> 6)]))
     return bool((word >> (h & 63)) & 1)
@@ -130,15 +141,19 @@ def format_events(game, config, seed: int, index: int, events: np.ndarray,
     # replay the decisions to draw the board at the start of every turn
     st = game.new_state(config, seed, index)
     pictured_turn = 0
+    keyed = False
 
     def picture_if_new_turn() -> None:
-        nonlocal pictured_turn
+        nonlocal pictured_turn, keyed
         turn = int(st.s[E.TURN])
         if turn != pictured_turn and int(st.s[E.OUTCOME]) == E.PLAYING:
             pictured_turn = turn
             side = int(st.s[S.S_SIDE])
             out.append(f"Turn {turn} ({S.SIDE_NAMES[side]}, round {(turn + 1) // 2}):")
             out.extend(board_picture(st.s, rows, cols, codes, ip))
+            if not keyed:  # the key under the first picture (and the final one)
+                keyed = True
+                out.extend(board_legend(codes, sides))
 
     search_lines: list[str] = []
     for e in events:
@@ -196,6 +211,7 @@ def format_events(game, config, seed: int, index: int, events: np.ndarray,
     outcome = game.outcomes[fields["outcome"]]
     out.append("Final board:")
     out.extend(board_picture(st.s, rows, cols, codes, ip))
+    out.extend(board_legend(codes, sides))
     words = OUTCOME_WORDS.get(outcome, outcome)
     out.append(f"Result: {words}, after {fields['turns']} turns ({(fields['turns'] + 1) // 2} "
                "rounds).")

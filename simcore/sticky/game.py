@@ -29,6 +29,12 @@ class Sticky(Game):
     default_strategy = "honest"
     first_compile_s = 20.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
     shortcuts = {"players": Shortcut("players", "N", "Players (2-6).")}
+    # words for reports and summaries: what ended the game (STK-E-1)
+    outcome_text = {
+        "win": "a player collected the tokens needed to win (tokens_to_win) first and won at "
+               "once",
+        "cap": "turn cap reached (max_turns): the game was stopped unfinished, nobody won",
+    }
 
     def compile_params(self, rules: RulesData) -> StickyParams:
         return compile_params(rules)

@@ -53,6 +53,10 @@ class TinyEpicCthulhu(StepGame):
         "difficulty": {"normal": "Normal Mode", "hard": "Hard Mode", "madness": "Madness Mode"},
     }
     setting_names = {"goo": "Great Old One", "difficulty": "difficulty", "players": "players"}
+
+    def possible_outcomes(self, rules: RulesData) -> tuple[str, ...]:
+        """Every outcome but the Shambler loss, which only the switch shambler_loss makes."""
+        return tuple(o for o in self.outcomes if o != "shamblers" or bool(rules["shambler_loss"]))
     turn_text = ("a turn is one character's turn; a round is every character's turn once "
                  "(solo: two characters)")
 

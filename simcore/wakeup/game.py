@@ -30,6 +30,28 @@ class WakeUpCthulhu(StepGame):
     shortcuts = {"players": Shortcut("players", "N", "Players: 2-4, or 1 for the solitaire "
                                      "game.")}
 
+    # words for reports and summaries: what ended the game (WUC-E-1 to WUC-E-3, WUC-SO-12)
+    outcome_text = {
+        "next_to_cthulhu": "Cthulhu stood next to an Arcane Knowledge token during a turn: at "
+                           "its end the player with the most tokens on the Summoning Circle "
+                           "won (a tie: the tied player whose token stood closest to Cthulhu)",
+        "red_candle": "Cthulhu reached the Red Candle with no token next to him: the player "
+                      "with the most tokens on the Summoning Circle won (ties as above)",
+        "portal_player": "solitaire: the player's figure reached the Portal at the end of "
+                         "Path C first: the player won",
+        "portal_cthulhu": "solitaire: Cthulhu's figure reached the Portal at the end of Path D "
+                          "first: Cthulhu won",
+        "turn_cap": "turn cap reached (max_turns): the game was stopped unfinished, nobody won",
+    }
+    SOLO_OUTCOMES = ("portal_player", "portal_cthulhu", "turn_cap")
+
+    def possible_outcomes(self, rules: RulesData) -> tuple[str, ...]:
+        """Solitaire (one player) ends only at a Portal (or the turn cap); the game of two
+        to four players only by Cthulhu next to a token, the Red Candle (or the turn cap)."""
+        solo = int(rules["players"]) <= 1
+        return tuple(o for o in self.outcomes
+                     if (o in self.SOLO_OUTCOMES) == solo or o == self.cap_outcome)
+
     def compile_params(self, rules: RulesData) -> WakeupParams:
         return compile_params(rules)
 
