@@ -159,3 +159,30 @@ def test_entrants_from_a_small_toml_file(tmp_path):
         parse_entrants("hex", f"@{f}")
     with pytest.raises(EntrantError, match="cannot be read"):
         parse_entrants("hex", f"@{tmp_path / 'none.toml'}")
+
+
+def test_a_trained_player_takes_a_tournament_seat_with_that_seats_parameters():
+    """A player file (``train --out``) is an entrant of a tournament: at each table seat it
+    plays its strategy with the parameters trained for that seat."""
+    from pathlib import Path
+
+    from experiments.analysis.tournament import make_spec, tournament_entrants, tournament_spec
+
+    path = str(Path(__file__).resolve().parent.parent / "reports" / "players"
+               / "hex-heuristic-trained.toml")
+    from strategies.playerfile import load
+
+    trained = load(path, "hex")
+    raw = tournament_spec("hex", ["random", path], 4, 1)
+    entrants = tournament_entrants("hex", ["random", path])
+    assert [e.label for e in entrants] == ["random", path]
+    spec = make_spec(raw, entrants)
+    seated = [c for c in spec.cells() if c.values["strategy.seat_1"] == path]
+    assert seated
+    over = seated[0].overrides
+    assert over["strategy.seat_1"] == trained.strategy
+    for key, value in trained.seat_parameters(1).items():
+        assert over[f"strategy.seat_1.{key}"] == value
+    good = [c for c in spec.cells() if c.values["strategy.seat_0"] == path][0].overrides
+    assert good["strategy.seat_0.aggression"] == trained.seat_parameters(0)["aggression"]
+    assert trained.seat_parameters(0) != trained.seat_parameters(1)

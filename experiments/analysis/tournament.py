@@ -300,9 +300,8 @@ class TournamentSpec(SweepSpec):
                     continue  # two search strategies: no table of the engine holds them
                 over = dict(c.overrides)
                 for key, label in c.values.items():
-                    e = self.entrants[label]
-                    over[key] = e.name
-                    over.update(e.overrides(key + "."))
+                    over.update(self.entrants[label].seat_overrides(key,
+                                                                    int(key.rsplit("_", 1)[1])))
                 keep.append(Cell(len(keep), c.values, over, c.strategy, c.label))
             self._cells = keep
         return self._cells

@@ -46,10 +46,15 @@ class Entrant:
     name: str
     budget: int | None = None
     params: tuple[tuple[str, Any], ...] = ()
+    # a trained player (``train --out``) seated at a table: its strategy is ``name`` and each
+    # seat plays that seat's trained parameters (``seat_overrides``)
+    player_file: str | None = None
 
     @property
     def label(self) -> str:
         """The entrant as written, canonically: ``mcts:1000{rollout=random}``."""
+        if self.player_file is not None:
+            return self.player_file
         text = self.name + (f":{self.budget}" if self.budget is not None else "")
         if self.params:
             text += "{" + ",".join(f"{k}={_shown(v)}" for k, v in self.params) + "}"
@@ -70,6 +75,19 @@ class Entrant:
         """Its parameters as override keys (``strategy.iterations`` or, for seat K of a
         table, ``strategy.seat_K.iterations`` with ``prefix="strategy.seat_K."``)."""
         return {prefix + k: v for k, v in self.settings().items()}
+
+    def seat_overrides(self, key: str, seat: int) -> dict[str, Any]:
+        """What seats this entrant at table seat ``seat`` (``key`` is
+        ``strategy.seat_K``): its strategy and its parameters (a player file's: that seat's)."""
+        over: dict[str, Any] = {key: self.name}
+        if self.player_file is not None:
+            from strategies.playerfile import load
+
+            trained = load(self.player_file).seat_parameters(seat)
+            over.update({f"{key}.{k}": v for k, v in trained.items()})
+        else:
+            over.update(self.overrides(key + "."))
+        return over
 
     def __str__(self) -> str:
         return self.label
@@ -187,6 +205,18 @@ def parse_entrant(game: str, text: str, option: str = "--strategies",
         except RulesError as exc:
             raise EntrantError(f"{option} {text!r}: {exc}") from None
         return Entrant(text.strip(), None, ())
+    if allowed is not None and is_player_file(text) and not text.strip().startswith("@"):
+        # a trained player at a table's seat: its strategy must be one a seat takes
+        from strategies.playerfile import load
+
+        try:
+            pf = load(text.strip(), game)
+        except RulesError as exc:
+            raise EntrantError(f"{option} {text!r}: {exc}") from None
+        if pf.strategy not in allowed:
+            raise EntrantError(f"{option} {text!r}: its strategy {pf.strategy!r} "
+                               f"{where or 'cannot take a seat'}; allowed: {', '.join(allowed)}")
+        return Entrant(pf.strategy, None, (), player_file=text.strip())
     m = _ENTRANT.match(text)
     if m is None:
         raise EntrantError(f"{option} {text!r}: not an entrant; write NAME, NAME:BUDGET or "
