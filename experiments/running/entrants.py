@@ -318,7 +318,7 @@ def check_distinct(game: str, entrants: Sequence[Entrant], option: str = "--stra
         rollout = getattr(s, "rollout", None)  # (a player file's table has none)
         seats = tuple(tuple(m.values) for m in getattr(s, "seats", ()))
         key = (e.name, tuple(s.values), tuple(rollout.values) if rollout is not None else (),
-               seats)
+               seats, e.player_file)  # (a trained player at a seat: its file's parameters)
         if key in seen:
             same = "" if seen[key] == e.label else f" ({e.label} plays as {seen[key]})"
             raise EntrantError(f"{option}: repeated strategy {e.label!r} (named twice{same}); "
