@@ -189,3 +189,51 @@ def test_hex_each_sample_is_the_run_of_its_counters_on_the_same_playouts():
     assert h.p5 <= h.default.value <= h.p95  # (measured on this seed)
     assert {d["key"] for d in r.headline.drivers} == set(keys)
     assert [b.metric.name for b in r.bands] == ["seat0", "seat1"]
+
+
+def _cli(*args, cwd):
+    """The CLI in a fresh process, as a user runs it (nothing of this test's imports in it:
+    a kind of folder that only its own command's module knew would go unrecognised)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.run([sys.executable, "-m", "experiments", *map(str, args)], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_an_uncertainty_folder_is_its_own_kind(tmp_path):
+    """outdir's tables name the uncertainty folder themselves: `list` names it (with its
+    samples and games) and every other command refuses to write over it, and it over them,
+    in a process that never imported the uncertainty command."""
+    from experiments.storage.outdir import KIND_WORDS, LAYOUTS, OutDirError, claim, folder_kind
+
+    assert KIND_WORDS["uncertainty"] == "an uncertainty analysis"
+    assert "uncertainty.json" in LAYOUTS["uncertainty"]
+    out = tmp_path / "u"
+    r = invoke("uncertainty", "duel", "--samples", "3", "--games", "16", "-q", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert folder_kind(out) == "uncertainty"
+    with pytest.raises(OutDirError, match="holds an uncertainty analysis of cthulhu-sim, not a "
+                       "sensitivity analysis"):
+        claim(out, "sensitivity")
+    listing = _cli("list", tmp_path, cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    row = [x for x in listing.stdout.splitlines() if x.startswith(str(out))]
+    assert len(row) == 1 and "uncertainty analysis" in row[0] and "duel" in row[0], listing.stdout
+    assert " 3 " in row[0] and "64" in row[0]  # 3 samples; (3 + 1) x 16 games
+    before = sorted(p.name for p in out.iterdir())
+    over = _cli("run", "sticky", "--games", "10", "-q", "--out", out, cwd=tmp_path)
+    lines = [x for x in over.stderr.splitlines() if x.strip()]
+    assert over.returncode == 2 and len(lines) == 1, over.stderr
+    assert "holds an uncertainty analysis of cthulhu-sim, not a run" in lines[0]
+    assert sorted(p.name for p in out.iterdir()) == before
+    # and an uncertainty run over another kind of folder is refused the same way
+    cmp = tmp_path / "cmp"
+    assert invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", "20", "-q",
+                  "--out", cmp).exit_code == 0
+    r = invoke("uncertainty", "duel", "--samples", "3", "--games", "16", "-q", "--out", cmp)
+    assert r.exit_code == 2 and "holds a comparison of cthulhu-sim, not an uncertainty " \
+        "analysis" in r.output, r.output

@@ -46,7 +46,6 @@ import pandas as pd
 from experiments.analysis.knobs import NUMERIC, NUMERIC_LISTS, KnobError, knob
 from experiments.analysis.metrics import Estimate, Metric, default_metric, parse_metric
 from experiments.running.plays import DEFAULT_CHUNK, Plays, Setting, session
-from experiments.storage import outdir
 from simcore.rules_data import Entry, RulesData, RulesError
 
 METHODS = ("lhs", "sobol")
@@ -54,12 +53,6 @@ MAX_SAMPLES = 100_000
 MAX_DRAWS = 50  # candidate draws per sample wanted, before a run of refusals stops
 KIND = "uncertainty"
 TOP = 10  # drivers in the table and the chart
-
-# the folder this command writes, in the tables every tool's folder is checked against
-outdir.LAYOUTS.setdefault(KIND, (
-    outdir.MANIFEST, "rules.toml", "uncertainty.json", "samples.parquet", "samples.csv",
-    "report.md", "report.html", "chart-*.png", "plays/p[0-9a-f]*.parquet"))
-outdir.KIND_WORDS.setdefault(KIND, "an uncertainty analysis")
 
 _ITEM = re.compile(r"^(?P<key>[^\[\]]+)\[(?P<index>[^\[\]]*)\]$")
 
