@@ -237,3 +237,32 @@ def test_an_uncertainty_folder_is_its_own_kind(tmp_path):
     r = invoke("uncertainty", "duel", "--samples", "3", "--games", "16", "-q", "--out", cmp)
     assert r.exit_code == 2 and "holds a comparison of cthulhu-sim, not an uncertainty " \
         "analysis" in r.output, r.output
+
+
+def test_the_reports_reproduce_line_plays_the_same_analysis_again(tmp_path):
+    """report.md ends with the command that made it (settings, keys, samples, games, seed);
+    run from the folder it fills a sibling folder with the same figures."""
+    import shlex
+
+    out = tmp_path / "u"
+    r = invoke("uncertainty", "duel", "--keys", "edge", "--metric", "seat0", "--samples", "5",
+               "--games", "40", "--seed", "7", "--method", "sobol", "-q", "--out", out)
+    assert r.exit_code == 0, r.output
+    text = (out / "report.md").read_text()
+    assert "## Reproduce" in text
+    line = text.split("## Reproduce", 1)[1].split("```")[1].strip()
+    argv = shlex.split(line)
+    assert argv[:3] == ["cthulhu-sim", "uncertainty", "duel"]
+    assert argv[argv.index("--out") + 1] == "../u-reproduced"
+    for opt, val in [("--keys", "edge"), ("--metric", "seat0"), ("--samples", "5"),
+                     ("--games", "40"), ("--seed", "7"), ("--method", "sobol")]:
+        assert argv[argv.index(opt) + 1] == val, line
+    again = out.parent / "u-reproduced"
+    argv[argv.index("--out") + 1] = str(again)
+    r2 = invoke(*argv[1:], "-q")
+    assert r2.exit_code == 0, r2.output
+    a = json.loads((out / "uncertainty.json").read_text())
+    b = json.loads((again / "uncertainty.json").read_text())
+    assert a["command"] == b["command"] and "--out" not in a["command"]
+    for k in ("default", "band", "drivers", "keys", "samples", "games_per_sample"):
+        assert a[k] == b[k], k
