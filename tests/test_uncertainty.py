@@ -189,3 +189,168 @@ def test_hex_each_sample_is_the_run_of_its_counters_on_the_same_playouts():
     assert h.p5 <= h.default.value <= h.p95  # (measured on this seed)
     assert {d["key"] for d in r.headline.drivers} == set(keys)
     assert [b.metric.name for b in r.bands] == ["seat0", "seat1"]
+
+
+def _cli(*args, cwd):
+    """The CLI in a fresh process, as a user runs it (nothing of this test's imports in it:
+    a kind of folder that only its own command's module knew would go unrecognised)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    return subprocess.run([sys.executable, "-m", "experiments", *map(str, args)], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=300)
+
+
+def test_an_uncertainty_folder_is_its_own_kind(tmp_path):
+    """outdir's tables name the uncertainty folder themselves: `list` names it (with its
+    samples and games) and every other command refuses to write over it, and it over them,
+    in a process that never imported the uncertainty command."""
+    from experiments.storage.outdir import KIND_WORDS, LAYOUTS, OutDirError, claim, folder_kind
+
+    assert KIND_WORDS["uncertainty"] == "an uncertainty analysis"
+    assert "uncertainty.json" in LAYOUTS["uncertainty"]
+    out = tmp_path / "u"
+    r = invoke("uncertainty", "duel", "--samples", "3", "--games", "16", "-q", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert folder_kind(out) == "uncertainty"
+    with pytest.raises(OutDirError, match="holds an uncertainty analysis of cthulhu-sim, not a "
+                       "sensitivity analysis"):
+        claim(out, "sensitivity")
+    listing = _cli("list", tmp_path, cwd=tmp_path)
+    assert listing.returncode == 0, listing.stderr
+    row = [x for x in listing.stdout.splitlines() if x.startswith(str(out))]
+    assert len(row) == 1 and "uncertainty analysis" in row[0] and "duel" in row[0], listing.stdout
+    assert " 3 " in row[0] and "64" in row[0]  # 3 samples; (3 + 1) x 16 games
+    before = sorted(p.name for p in out.iterdir())
+    over = _cli("run", "sticky", "--games", "10", "-q", "--out", out, cwd=tmp_path)
+    lines = [x for x in over.stderr.splitlines() if x.strip()]
+    assert over.returncode == 2 and len(lines) == 1, over.stderr
+    assert "holds an uncertainty analysis of cthulhu-sim, not a run" in lines[0]
+    assert sorted(p.name for p in out.iterdir()) == before
+    # and an uncertainty run over another kind of folder is refused the same way
+    cmp = tmp_path / "cmp"
+    assert invoke("compare", "sticky", "--strategies", "honest,cheater", "--games", "20", "-q",
+                  "--out", cmp).exit_code == 0
+    r = invoke("uncertainty", "duel", "--samples", "3", "--games", "16", "-q", "--out", cmp)
+    assert r.exit_code == 2 and "holds a comparison of cthulhu-sim, not an uncertainty " \
+        "analysis" in r.output, r.output
+
+
+def test_the_reports_reproduce_line_plays_the_same_analysis_again(tmp_path):
+    """report.md ends with the command that made it (settings, keys, samples, games, seed);
+    run from the folder it fills a sibling folder with the same figures."""
+    import shlex
+
+    out = tmp_path / "u"
+    r = invoke("uncertainty", "duel", "--keys", "edge", "--metric", "seat0", "--samples", "5",
+               "--games", "40", "--seed", "7", "--method", "sobol", "-q", "--out", out)
+    assert r.exit_code == 0, r.output
+    text = (out / "report.md").read_text()
+    assert "## Reproduce" in text
+    line = text.split("## Reproduce", 1)[1].split("```")[1].strip()
+    argv = shlex.split(line)
+    assert argv[:3] == ["cthulhu-sim", "uncertainty", "duel"]
+    assert argv[argv.index("--out") + 1] == "../u-reproduced"
+    for opt, val in [("--keys", "edge"), ("--metric", "seat0"), ("--samples", "5"),
+                     ("--games", "40"), ("--seed", "7"), ("--method", "sobol")]:
+        assert argv[argv.index(opt) + 1] == val, line
+    again = out.parent / "u-reproduced"
+    argv[argv.index("--out") + 1] = str(again)
+    r2 = invoke(*argv[1:], "-q")
+    assert r2.exit_code == 0, r2.output
+    a = json.loads((out / "uncertainty.json").read_text())
+    b = json.loads((again / "uncertainty.json").read_text())
+    assert a["command"] == b["command"] and "--out" not in a["command"]
+    for k in ("default", "band", "drivers", "keys", "samples", "games_per_sample"):
+        assert a[k] == b[k], k
+
+
+# ---- a sweep's report carries the band of its headline figure ------------------------------
+DUEL_WIDE = DUEL_PLAUSIBLE.replace("plausible = [0, 20]", "plausible = [0, 30]").replace(
+    "plausible = [0, 0]", "plausible = [0, 20]")
+
+
+def _findings(root):
+    text = (root / "report.md").read_text()
+    return text.split("## Findings", 1)[1].split("\n\n")[1].splitlines()
+
+
+def test_a_sweeps_report_carries_the_band_and_no_verdict_it_contradicts(tmp_path):
+    """`report DIR --uncertainty U`: the headline's band over the assumed values heads the
+    findings, with the verdict the band allows (a band across the fair share: it depends on
+    the assumed values); the link is kept for later reports, and `none` drops it."""
+    from experiments.running.sweep import run_sweep
+
+    sweep = tmp_path / "duel-balance"
+    run_sweep({"game": "duel", "axes": {"comp": [0, 10]}, "games": {"per_cell": 200}}, sweep)
+    narrow, wide = tmp_path / "narrow", tmp_path / "wide"
+    rules = tmp_path / "wide.toml"
+    rules.write_text(DUEL_WIDE)
+    assert invoke("uncertainty", "duel", "--samples", "8", "--games", "200", "-q",
+                  "--out", narrow).exit_code == 0  # edge 9..11, comp 0..1: 58-61%
+    assert invoke("uncertainty", "duel", "--rules", rules, "--samples", "16", "--games", "200",
+                  "-q", "--out", wide).exit_code == 0  # 50 + edge - comp: 30-80%
+    s = json.loads((narrow / "uncertainty.json").read_text())
+    assert s["band"]["p5"] > 0.5
+    r = invoke("report", sweep, "--uncertainty", narrow)
+    assert r.exit_code == 0, r.output
+    first, second = _findings(sweep)[:2]
+    assert first.startswith("- Over the assumed values ([the uncertainty analysis]"
+                            "(../narrow/report.md)")
+    assert f"{100 * s['band']['p5']:.1f}% to {100 * s['band']['p95']:.1f}%" in first
+    assert "Verdict: over the plausible values the seat 0 win rate is above a fair share " \
+        "(50.0%, 1 in 2) in at least 95% of the samples" in second
+    assert '<a href="../narrow/report.html">' in (sweep / "report.html").read_text()
+    assert json.loads((sweep / "manifest.json").read_text())["uncertainty"] == "../narrow"
+    assert invoke("report", sweep, "--uncertainty", wide).exit_code == 0
+    w = json.loads((wide / "uncertainty.json").read_text())
+    assert w["band"]["p5"] < 0.5 < w["band"]["p95"]
+    second = _findings(sweep)[1]
+    assert second.startswith("- Verdict: it depends on the assumed values. The 5-95% band "
+                             "crosses a fair share (50.0%, 1 in 2)")
+    assert "above a fair share" not in (sweep / "report.md").read_text()
+    assert invoke("report", sweep).exit_code == 0  # the link is remembered
+    assert _findings(sweep)[1] == second
+    assert invoke("report", sweep, "--uncertainty", "none").exit_code == 0
+    assert "Over the assumed values" not in (sweep / "report.md").read_text()
+
+
+def test_the_verdict_follows_the_band_for_a_cooperative_game_too():
+    from experiments.reporting.report import band_findings
+
+    data = {"label": "team win rate", "default": {"value": 0.31, "ci95": [0.29, 0.33]},
+            "band": {"p5": 0.0, "p95": 0.72, "median": 0.04}, "samples": 8, "keys": [1, 2],
+            "games_per_sample": 10, "settings": {"players": 2}, "strategy": "heuristic",
+            "drivers": [{"key": "a.b", "score": -0.45}, {"key": "c", "score": 0.1}]}
+    first, second = band_findings(data, cooperative=True)
+    assert "team win rate 31.0% [29.0%, 33.0%] at the assumed values; 0.0% to 72.0% " \
+        "(median 4.0%)" in first and "driven most by `a.b`." in first and "`c`" not in first
+    assert "crosses half its games" in second and "depends on the assumed values" in second
+    data["band"] = {"p5": 0.02, "p95": 0.45, "median": 0.2}
+    second = band_findings(data, cooperative=True)[1]
+    assert "the team wins less often than not in at least 95% of the samples" in second
+
+
+@pytest.mark.parametrize("which, culprit", [
+    ("missing", "no such folder"),
+    ("sweep", "not an uncertainty analysis (the folder holds a sweep)"),
+    ("coin", "an analysis of coin, not of duel"),
+])
+def test_report_uncertainty_bad_input_is_one_line(tmp_path, which, culprit):
+    from experiments.running.sweep import run_sweep
+
+    sweep = tmp_path / "s"
+    run_sweep({"game": "duel", "axes": {"comp": [0, 10]}, "games": {"per_cell": 50}}, sweep)
+    before = (sweep / "manifest.json").read_text()
+    target = {"missing": tmp_path / "nope", "sweep": sweep, "coin": tmp_path / "c"}[which]
+    if which == "coin":
+        assert invoke("uncertainty", "coin", "--keys", "nudge", "--samples", "3",
+                      "--games", "20", "-q", "--out", target).exit_code == 0
+    r = invoke("report", sweep, "--uncertainty", target)
+    lines = [x for x in r.output.splitlines() if x.strip()]
+    assert r.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error:"), r.output
+    assert culprit in lines[0], lines[0]
+    assert (sweep / "manifest.json").read_text() == before  # nothing written

@@ -49,6 +49,9 @@ def list_folders(root: str | Path) -> list[dict[str, Any]]:
         elif kind in ("sensitivity", "tune"):  # configurations played, games in all
             row["cells"] = str(m.get("points", "-"))
             row["games"] = m.get("games_played")
+        elif kind == "uncertainty":  # samples of the assumed values, games in all
+            row["cells"] = str(m.get("samples", "-"))
+            row["games"] = m.get("games_played")
         else:
             row["cells"] = "-"
             row["games"] = (m.get("games") if kind in ("run", "pool") else

@@ -46,7 +46,6 @@ import pandas as pd
 from experiments.analysis.knobs import NUMERIC, NUMERIC_LISTS, KnobError, knob
 from experiments.analysis.metrics import Estimate, Metric, default_metric, parse_metric
 from experiments.running.plays import DEFAULT_CHUNK, Plays, Setting, session
-from experiments.storage import outdir
 from simcore.rules_data import Entry, RulesData, RulesError
 
 METHODS = ("lhs", "sobol")
@@ -54,12 +53,6 @@ MAX_SAMPLES = 100_000
 MAX_DRAWS = 50  # candidate draws per sample wanted, before a run of refusals stops
 KIND = "uncertainty"
 TOP = 10  # drivers in the table and the chart
-
-# the folder this command writes, in the tables every tool's folder is checked against
-outdir.LAYOUTS.setdefault(KIND, (
-    outdir.MANIFEST, "rules.toml", "uncertainty.json", "samples.parquet", "samples.csv",
-    "report.md", "report.html", "chart-*.png", "plays/p[0-9a-f]*.parquet"))
-outdir.KIND_WORDS.setdefault(KIND, "an uncertainty analysis")
 
 _ITEM = re.compile(r"^(?P<key>[^\[\]]+)\[(?P<index>[^\[\]]*)\]$")
 
@@ -343,6 +336,8 @@ class Uncertainty:
     seconds: float = 0.0
     backend: str = "local"
     rows: pd.DataFrame = field(default_factory=pd.DataFrame, repr=False)
+    keys_asked: list[str] | None = None  # --keys as given (None: every assumed number)
+    metric_asked: str | None = None  # --metric as given (None: the game's headline)
 
     @property
     def game(self):
@@ -376,6 +371,7 @@ class Uncertainty:
             "keys": [{"key": f.name, "source": f.source, "value": f.value,
                       "range": [f.lo, f.hi]} for f in self.factors],
             "fixed": [f.name for f in self.fixed],
+            "command": self.command(),
         }
 
     def header(self) -> list[str]:
@@ -422,6 +418,31 @@ class Uncertainty:
                          f"{r['score']:+.2f}", f"{r['p_value']:.2g}",
                          "-" if r["src"] is None else f"{r['src']:+.2f}"])
         return head, body
+
+    def command(self, out: str | None = None) -> str:
+        """The command line that plays this analysis again (into ``out``)."""
+        import shlex
+
+        parts = ["cthulhu-sim", "uncertainty", self.game.name]
+        for k, v in self.setting.request()["settings"].items():
+            text = ",".join(map(str, v)) if isinstance(v, list | tuple) else str(v)
+            if isinstance(v, bool):
+                text = text.lower()
+            parts += ["--set", f"{k}={text}"]
+        parts += ["--strategy", self.setting.config.strategy.name]
+        if self.setting.rules_path is not None:
+            parts += ["--rules", "rules.toml"]
+        if self.keys_asked:
+            parts += ["--keys", ",".join(self.keys_asked)]
+        if self.metric_asked:
+            parts += ["--metric", self.metric_asked]
+        if self.method != "lhs":
+            parts += ["--method", self.method]
+        parts += ["--samples", str(len(self.X)), "--games", str(self.games), "--seed",
+                  str(self.seed)]
+        if out:
+            parts += ["--out", out]
+        return " ".join(shlex.quote(p) for p in parts)
 
     # ---- files ----------------------------------------------------------------------------
     def write(self, out: str | Path) -> list[Path]:
@@ -470,6 +491,13 @@ class Uncertainty:
         doc.h(2, "How this was measured")
         doc.ul(self.method_notes())
         doc.code("\n".join(self.header()))
+        doc.h(2, "Reproduce")
+        doc.p("From the folder that holds this report"
+              + (", which keeps the rules data (`rules.toml`)" if self.setting.rules_path
+                 is not None else "")
+              + ", this draws the same samples and plays the same games into a new folder "
+              "beside it; its `uncertainty.json` has the same figures:")
+        doc.code(self.command(f"../{out.resolve().name}-reproduced"))
         paths.append(write_text(out / "report.md", doc.markdown()))
         paths.append(write_text(out / "report.html",
                                 doc.html(self.title, {chart.name: chart.read_bytes()})))
@@ -674,6 +702,8 @@ def run_uncertainty(
                  progress=progress, on_chunk=on_chunk) as plays:
         result = _play(setting, plays, mets, fs, fixed, U, pts, base_point, method, games, seed)
         result.refused, result.refused_first, result.samples_asked = refused, first, samples
+        result.keys_asked = list(keys) if keys else None
+        result.metric_asked = metric
         result.games_played = plays.played
         result.backend = plays.backend
         result.seconds = time.perf_counter() - t0

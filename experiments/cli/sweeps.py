@@ -87,11 +87,23 @@ def report(
     folder: Annotated[str, typer.Argument(metavar="DIR", help="A sweep's output folder.")],
     csv: Annotated[bool, typer.Option("--csv", metavar="",
         help="Print the results (one row per cell) as CSV on stdout instead.")] = False,
+    uncertainty: Annotated[str | None, typer.Option("--uncertainty", metavar="DIR|none",
+        help=("The --out folder of `cthulhu-sim uncertainty` for the sweep's game: its band "
+              "over the assumed values, and the verdict it allows, head the findings (the "
+              "link is kept in the manifest for later reports; none drops it)."))] = None,
 ) -> None:
     """Rebuild a sweep's report (Markdown, HTML, charts, results.csv) from its saved
     results."""
-    from experiments.reporting.report import build_report, format_sweep
+    import os
+
+    from experiments.reporting.report import (
+        UNCERTAINTY_KEY,
+        build_report,
+        format_sweep,
+        read_band,
+    )
     from experiments.running.sweep import load_sweep
+    from experiments.storage.store import write_json
 
     kind = _report_kind(folder)
     if kind == "tournament" and not csv:
@@ -105,6 +117,21 @@ def report(
         result = load_sweep(folder)
     except (FileNotFoundError, OutDirError) as exc:
         fail(str(exc))
+    if uncertainty is not None and not csv:
+        m = result.manifest
+        if uncertainty.strip().lower() == "none":
+            m.pop(UNCERTAINTY_KEY, None)
+        else:
+            try:
+                read_band(uncertainty, m.get("game"))
+            except OutDirError as exc:
+                fail(str(exc))
+            m[UNCERTAINTY_KEY] = os.path.relpath(Path(uncertainty).resolve(),
+                                                 Path(folder).resolve()).replace(os.sep, "/")
+        try:
+            write_json(Path(folder) / "manifest.json", m)
+        except OSError as exc:
+            cannot_write(exc, folder)
     if csv:
         frame = result.results.copy()
         if "turns_hist" in frame:

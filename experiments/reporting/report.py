@@ -144,6 +144,9 @@ def _inline(text: str) -> str:
     t = html.escape(str(text))
     t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
     t = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", t)
+    # a link (an HTML report links to the other report's HTML page)
+    t = re.sub(r"\[([^\]]+)\]\(([^()\s]+?)(report\.md)?\)",
+               lambda m: f'<a href="{m[2]}{"report.html" if m[3] else ""}">{m[1]}</a>', t)
     return t
 
 
@@ -297,6 +300,87 @@ def reproduce_note(root: Path) -> str:
             + (" and a copy of its rules data file (`rules.toml`)" if rules else "")
             + ", this plays every cell again into a new folder beside it; its "
             "`results.parquet` has the same results:")
+
+
+UNCERTAINTY_KEY = "uncertainty"  # the manifest's link to an uncertainty folder of the game
+
+
+def read_band(root: str | Path, game: str | None = None, what: str = "--uncertainty"
+              ) -> dict[str, Any]:
+    """The summary (``uncertainty.json``) of the uncertainty folder at ``root``: the headline
+    figure at the defaults, its band over the assumptions and its drivers.  A folder that is
+    not one, or of another game than ``game``, is an ``OutDirError`` naming it."""
+    from experiments.storage.outdir import KIND_WORDS, OutDirError, folder_kind
+
+    root = Path(root)
+    if not root.is_dir():
+        raise OutDirError(f"{what} {root}: no such folder (give the --out folder of "
+                          "`cthulhu-sim uncertainty`)")
+    kind = folder_kind(root)
+    if kind != "uncertainty":
+        what = f"holds {KIND_WORDS.get(kind, kind)}" if kind else "was not written by cthulhu-sim"
+        raise OutDirError(f"{what} {root}: not an uncertainty analysis (the folder "
+                          f"{what}); give the --out folder of `cthulhu-sim uncertainty`")
+    try:
+        data = json.loads((root / "uncertainty.json").read_text(encoding="utf-8"))
+        band, default = data["band"], data["default"]
+        float(band["p5"]), float(band["p95"]), float(band["median"]), float(default["value"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        why = "missing" if isinstance(exc, FileNotFoundError) else "unreadable"
+        raise OutDirError(f"{what} {root}: its uncertainty.json is {why}; run the "
+                          "analysis again with --resume to finish it") from None
+    if game is not None and data.get("game") != game:
+        raise OutDirError(f"{what} {root}: an analysis of {data.get('game')}, not of "
+                          f"{game}, the sweep's game")
+    return data
+
+
+def band_findings(data: dict[str, Any], cooperative: bool, link: str | None = None
+                  ) -> list[str]:
+    """Two sentences for a report: the headline figure's band over the assumed values (from
+    an uncertainty analysis's summary, ``data``), and what it allows one to say about
+    balance: a figure whose 5-95% band crosses the line a verdict rests on (a fair share of
+    1/seats for a competitive game, half the games for a cooperative one) has no verdict
+    that holds whatever the assumed values are."""
+    from experiments.reporting.text import settings_text
+
+    label = data.get("label") or "the headline figure"
+    d, b = data["default"], data["band"]
+    lo, hi = d.get("ci95") or [d["value"], d["value"]]
+    lead = [x["key"] for x in (data.get("drivers") or [])[:3] if abs(x.get("score", 0)) >= 0.2]
+    where = settings_text(data.get("settings") or {}) or "defaults"
+    n_keys = len(data.get("keys") or [])
+    what = (f"{data.get('samples', '?')} samples of {n_keys} assumed values over their "
+            f"plausible ranges, {data.get('games_per_sample', '?')} games each; settings "
+            f"{where}; strategy {data.get('strategy', '?')}")
+    src = f"[the uncertainty analysis]({link})" if link else "the uncertainty analysis"
+    first = (f"Over the assumed values ({src}: {what}): {label} {_pct(d['value'])} "
+             f"[{_pct(lo)}, {_pct(hi)}] at the assumed values; {_pct(b['p5'])} to "
+             f"{_pct(b['p95'])} (median {_pct(b['median'])}) over their plausible ranges"
+             + ("; driven most by " + ", ".join(f"`{k}`" for k in lead) if lead else "") + ".")
+    if cooperative:
+        line, line_text = 0.5, "half its games"
+        above, below = ("the team wins more often than not", "the team wins less often than not")
+    else:
+        seats = 1 + len(data.get("seats") or [])
+        line = 1 / seats
+        line_text = f"a fair share ({_pct(line)}, 1 in {seats})"
+        above, below = (f"the {label} is above {line_text}", f"the {label} is below {line_text}")
+    if b["p5"] <= line <= b["p95"]:
+        second = (f"Verdict: it depends on the assumed values. The 5-95% band crosses "
+                  f"{line_text}, so whether "
+                  + ("the team wins more often than not" if cooperative else
+                     "the game favours seat 0 or "
+                     + ("the other seat" if not cooperative and seats == 2 else "the others")
+                     + ", or is fair,")
+                  + " is not settled by these results: it rests on values the text does not "
+                  "give.")
+    else:
+        side = above if b["p5"] > line else below
+        second = (f"Verdict: over the plausible values {side} in at least 95% of the samples, "
+                  "so that much holds whatever the assumed values are within their ranges "
+                  "(how far it is from the line still depends on them).")
+    return [first, second]
 
 
 RARE = 0.01  # an outcome at most this common in every cell is a finding of its own
@@ -487,6 +571,14 @@ def build_report(result) -> list[Path]:
     if m.get("description"):
         doc.p(m["description"])
     found = findings(result, comps)
+    link = m.get(UNCERTAINTY_KEY)
+    if link:
+        import os
+
+        udir = (root / link).resolve()
+        data = read_band(udir, m["game"], what="the uncertainty folder its manifest names,")
+        rel = os.path.relpath(udir / "report.md", root.resolve()).replace(os.sep, "/")
+        found = band_findings(data, bool(m["cooperative"]), rel) + found
     if found:
         doc.h(2, "Findings")
         doc.ul(found)

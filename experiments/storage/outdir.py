@@ -1,8 +1,8 @@
 """Output folders: which ones this tool wrote, and what in them it may replace or remove.
 
 Every folder the tool writes (a sweep, a comparison, a run, a pool of runs, a sensitivity
-analysis, a tuning) holds a ``manifest.json`` saying ``"tool": "cthulhu-sim"`` and its
-``kind``.  A command that writes a folder first *claims* it:
+analysis, a tuning, an uncertainty analysis) holds a ``manifest.json`` saying ``"tool":
+"cthulhu-sim"`` and its ``kind``.  A command that writes a folder first *claims* it:
 
 - a new or empty folder is used as it is;
 - a folder of the same kind is the caller's to resume or (with ``--overwrite``) replace;
@@ -46,11 +46,14 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
     "tune": (MANIFEST, "rules.toml", "tune.json", "path.parquet", "path.csv",
              "rules-tuned*.toml", "report.md", "report.html", "chart-*.png",
              "plays/p[0-9a-f]*.parquet"),
+    "uncertainty": (MANIFEST, "rules.toml", "uncertainty.json", "samples.parquet", "samples.csv",
+                    "report.md", "report.html", "chart-*.png", "plays/p[0-9a-f]*.parquet"),
 }
 SUBFOLDERS = ("cells", "playouts", "plays")
 KIND_WORDS = {"sweep": "a sweep", "compare": "a comparison", "run": "a run",
               "pool": "a pool of runs", "ladder": "a strength ladder",
-              "sensitivity": "a sensitivity analysis", "tune": "a tuning"}
+              "sensitivity": "a sensitivity analysis", "tune": "a tuning",
+              "uncertainty": "an uncertainty analysis"}
 
 
 class OutDirError(RuntimeError):
@@ -70,8 +73,9 @@ def read_manifest(root: str | Path) -> dict | None:
 
 def folder_kind(root: str | Path) -> str | None:
     """The kind of tool folder at ``root`` (``sweep``, ``compare``, ``run``, ``pool``,
-    ``sensitivity``, ``tune``), or None when the tool did not write it.  Sweeps written before
-    manifests named the tool are recognised by their spec hash and cell list."""
+    ``sensitivity``, ``tune``, ``uncertainty``, ...), or None when the tool did not write
+    it.  Sweeps written before manifests named the tool are recognised by their spec hash and
+    cell list."""
     m = read_manifest(root)
     if m is None:
         return None
