@@ -48,7 +48,7 @@ def dispatcher_keyed_overloads() -> list[str]:
     for name, module in list(sys.modules.items()):
         if not name.startswith(("simcore", "strategies")):
             continue
-        for attr, fn in list(vars(module).items()):
+        for fn in list(vars(module).values()):
             if not isinstance(fn, CPUDispatcher) or isinstance(fn._cache, NullCache):
                 continue
             for sig in fn.signatures:
