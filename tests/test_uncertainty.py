@@ -305,6 +305,8 @@ def test_a_sweeps_report_carries_the_band_and_no_verdict_it_contradicts(tmp_path
         "(50.0%, 1 in 2) in at least 95% of the samples" in second
     assert '<a href="../narrow/report.html">' in (sweep / "report.html").read_text()
     assert json.loads((sweep / "manifest.json").read_text())["uncertainty"] == "../narrow"
+    reproduce = (sweep / "report.md").read_text().split("## Reproduce", 1)[1]
+    assert "cthulhu-sim report ../duel-balance-reproduced --uncertainty ../narrow" in reproduce
     assert invoke("report", sweep, "--uncertainty", wide).exit_code == 0
     w = json.loads((wide / "uncertainty.json").read_text())
     assert w["band"]["p5"] < 0.5 < w["band"]["p95"]
@@ -323,12 +325,15 @@ def test_the_verdict_follows_the_band_for_a_cooperative_game_too():
 
     data = {"label": "team win rate", "default": {"value": 0.31, "ci95": [0.29, 0.33]},
             "band": {"p5": 0.0, "p95": 0.72, "median": 0.04}, "samples": 8, "keys": [1, 2],
-            "games_per_sample": 10, "settings": {"players": 2}, "strategy": "heuristic",
+            "games_per_sample": 2000, "settings": {"players": 2}, "strategy": "heuristic",
             "drivers": [{"key": "a.b", "score": -0.45}, {"key": "c", "score": 0.1}]}
     first, second = band_findings(data, cooperative=True)
     assert "team win rate 31.0% [29.0%, 33.0%] at the assumed values; 0.0% to 72.0% " \
-        "(median 4.0%)" in first and "driven most by `a.b`." in first and "`c`" not in first
-    assert "crosses half its games" in second and "depends on the assumed values" in second
+        "(median 4.0%)" in first
+    assert "8 samples of 2 assumed values" in first
+    assert "2,000 games each; settings players=2; strategy heuristic" in first
+    assert "driven most by `a.b`." in first and "`c`" not in first
+    assert "crosses 50% (half the games)" in second and "depends on the assumed values" in second
     data["band"] = {"p5": 0.02, "p95": 0.45, "median": 0.2}
     second = band_findings(data, cooperative=True)[1]
     assert "the team wins less often than not in at least 95% of the samples" in second

@@ -335,6 +335,10 @@ def read_band(root: str | Path, game: str | None = None, what: str = "--uncertai
     return data
 
 
+def _count(n: Any) -> str:
+    return f"{n:,}" if isinstance(n, int) else "?"
+
+
 def band_findings(data: dict[str, Any], cooperative: bool, link: str | None = None
                   ) -> list[str]:
     """Two sentences for a report: the headline figure's band over the assumed values (from
@@ -350,8 +354,8 @@ def band_findings(data: dict[str, Any], cooperative: bool, link: str | None = No
     lead = [x["key"] for x in (data.get("drivers") or [])[:3] if abs(x.get("score", 0)) >= 0.2]
     where = settings_text(data.get("settings") or {}) or "defaults"
     n_keys = len(data.get("keys") or [])
-    what = (f"{data.get('samples', '?')} samples of {n_keys} assumed values over their "
-            f"plausible ranges, {data.get('games_per_sample', '?')} games each; settings "
+    what = (f"{_count(data.get('samples'))} samples of {n_keys} assumed values over their "
+            f"plausible ranges, {_count(data.get('games_per_sample'))} games each; settings "
             f"{where}; strategy {data.get('strategy', '?')}")
     src = f"[the uncertainty analysis]({link})" if link else "the uncertainty analysis"
     first = (f"Over the assumed values ({src}: {what}): {label} {_pct(d['value'])} "
@@ -359,7 +363,7 @@ def band_findings(data: dict[str, Any], cooperative: bool, link: str | None = No
              f"{_pct(b['p95'])} (median {_pct(b['median'])}) over their plausible ranges"
              + ("; driven most by " + ", ".join(f"`{k}`" for k in lead) if lead else "") + ".")
     if cooperative:
-        line, line_text = 0.5, "half its games"
+        line, line_text = 0.5, "50% (half the games)"
         above, below = ("the team wins more often than not", "the team wins less often than not")
     else:
         seats = 1 + len(data.get("seats") or [])
@@ -693,6 +697,12 @@ def build_report(result) -> list[Path]:
     doc.h(2, "Reproduce")
     doc.p(reproduce_note(root))
     doc.code(reproduce_command(root))
+    if link:
+        name = root.resolve().name or "sweep"
+        doc.p("The band over the assumed values heading the findings is the uncertainty "
+              f"analysis in `{link}` (its report says how to play it again); this adds it to "
+              "the new folder's report (the new folder beside this one, so the same path):")
+        doc.code(f"cthulhu-sim report ../{name}-reproduced --uncertainty {link}")
 
     paths = [write_text(root / "report.md", doc.markdown())]
     images = {c.file: (root / c.file).read_bytes() for c in charts}
