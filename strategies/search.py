@@ -275,14 +275,15 @@ def mcts(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
             value[k] += out[node[b + N_SEAT]]
             k = node[b + N_PARENT]
         node[N_VISITS] += 1
-    # the most visited legal root action
+    # the most visited legal root action; a tie goes to the child made first, the rollout
+    # player's own choice (children are listed newest first), not to the lowest action number
     best = -1
     best_visits = -1
     ch = node[N_CHILD]
     while ch >= 0:
         b = ch * NODE_INTS
         a = node[b + N_ACTION]
-        if mask0[a] and node[b + N_VISITS] > best_visits:
+        if mask0[a] and node[b + N_VISITS] >= best_visits:
             best_visits = node[b + N_VISITS]
             best = a
         ch = node[b + N_SIBLING]
@@ -331,8 +332,13 @@ def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
             counts[a] += 1
             sums[a] += out[seat]
             it += 1
-    best = -1
-    best_mean = -1.0
+    # a tie goes to the rollout player's own choice, not to the lowest action number: when
+    # every action scores alike (all rollouts drawn) the first legal one is often a wait
+    _reseed(sub, rng_next(rng))
+    best = policy(ip, fp, s, view, mask0, sp, sub)
+    if best < 0 or best >= n_mask or mask0[best] == 0 or counts[best] == 0:
+        best = -1
+    best_mean = sums[best] / counts[best] if best >= 0 else -1.0
     for a in range(n_mask):
         if mask0[a] and counts[a] > 0 and sums[a] / counts[a] > best_mean:
             best_mean = sums[a] / counts[a]

@@ -120,6 +120,23 @@ def test_search_parameters_by_name_and_the_rollout_players(name):
         g.configure({"strategy.rollout": "heuristic", "strategy.rollout.nonsense": 1}, "mcts")
 
 
+@pytest.mark.parametrize("strategy", ["mcts", "flat_mc"])
+def test_a_tie_goes_to_the_rollout_players_choice_not_the_first_legal_action(strategy):
+    """Stalls: where every action scores alike the search must keep its rollout player's own
+    choice.  With a turn cap of one or two turns every hex playout ends as a stalemate (worth
+    0 to both sides), so all actions tie at every decision and the searching games must be the
+    heuristic's own, move for move; a tie that fell to the lowest action number (a wait, or
+    the first hex of the board) played other games and, as search against search, stalled."""
+    g = get_game("hex")
+    for turns in (1, 2):
+        base = g.run_batch(g.configure({"max_turns": turns}, "heuristic"), 3, 0, 6)
+        searched = g.run_batch(g.configure({"max_turns": turns, "strategy.iterations": 12,
+                                            "strategy.rollout": "heuristic"}, strategy), 3, 0, 6)
+        assert (searched["searches"] > 0).all()
+        kept = [n for n in base.dtype.names if n != "searches"]
+        assert np.array_equal(base[kept], searched[kept])
+
+
 def test_the_trace_shows_what_the_search_considered():
     g = get_game("hex")
     config = g.configure({**SMALL, "strategy.seats": 0, "strategy.show": 2}, "mcts")
