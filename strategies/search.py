@@ -167,9 +167,9 @@ def _log_root(node, value, show, iters, ev, evn):
         best = -1
         best_visits = 0
         c = node[N_CHILD]
-        while c >= 0:
+        while c >= 0:  # (a tie to the child made first, as the answer: see mcts)
             vis = node[c * NODE_INTS + N_VISITS]
-            if vis > best_visits:
+            if vis > 0 and vis >= best_visits:
                 best_visits = vis
                 best = c
             c = node[c * NODE_INTS + N_SIBLING]
@@ -317,11 +317,20 @@ def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
     # numbers (its own stream seeded from one draw of the search's): the actions are compared
     # on common random numbers, so a lucky die does not pick the move
     sub = np.empty(RNG_WORDS, dtype=np.uint64)
+    # the rollout player's own choice goes first in every round (so a budget smaller than the
+    # legal actions still tries it) and keeps a tie: when every action scores alike (all
+    # rollouts drawn) the lowest action number is often a wait, and search against search
+    # stalled on it
+    _reseed(sub, rng_next(rng))
+    base = policy(ip, fp, s, view, mask0, sp, sub)
+    if base < 0 or base >= n_mask or mask0[base] == 0:
+        base = first_legal(mask0)
     it = 0
     while it < iters:
         round_key = rng_next(rng)
-        for a in range(n_mask):
-            if not mask0[a] or it >= iters:
+        for j in range(-1, n_mask):
+            a = base if j < 0 else j
+            if (j >= 0 and a == base) or not mask0[a] or it >= iters:
                 continue
             _reseed(sub, round_key)
             _copy(sim_s, s)
@@ -332,24 +341,19 @@ def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
             counts[a] += 1
             sums[a] += out[seat]
             it += 1
-    # a tie goes to the rollout player's own choice, not to the lowest action number: when
-    # every action scores alike (all rollouts drawn) the first legal one is often a wait
-    _reseed(sub, rng_next(rng))
-    best = policy(ip, fp, s, view, mask0, sp, sub)
-    if best < 0 or best >= n_mask or mask0[best] == 0 or counts[best] == 0:
-        best = -1
-    best_mean = sums[best] / counts[best] if best >= 0 else -1.0
+    best = base
+    best_mean = sums[base] / counts[base]
     for a in range(n_mask):
         if mask0[a] and counts[a] > 0 and sums[a] / counts[a] > best_mean:
             best_mean = sums[a] / counts[a]
             best = a
     show = np.int64(qp[Q_SHOW])
-    if ev.shape[0] > 0 and show > 0:  # the best few, by mean
+    if ev.shape[0] > 0 and show > 0:  # the answer, then the best few others, by mean
         for rank in range(min(show, n_legal)):
-            top = -1
-            top_mean = -1.0
+            top = best if rank == 0 else -1
+            top_mean = best_mean if rank == 0 else -1.0
             for a in range(n_mask):
-                if mask0[a] and counts[a] > 0 and sums[a] / counts[a] > top_mean:
+                if rank > 0 and mask0[a] and counts[a] > 0 and sums[a] / counts[a] > top_mean:
                     top_mean = sums[a] / counts[a]
                     top = a
             if top < 0:
@@ -357,7 +361,7 @@ def flat_mc(g, ip, fp, s, view, mask0, policy, sp, qp, rng, wi, wf, ev, evn):
             log_event(ev, evn, EV_SEARCH, top, counts[top], np.int64(round(1e6 * top_mean)),
                       rank, iters, 0, 0)
             counts[top] = -counts[top]  # shown
-    return best if best >= 0 else first_legal(mask0)
+    return best
 
 
 @njit(cache=True)

@@ -120,21 +120,39 @@ def test_search_parameters_by_name_and_the_rollout_players(name):
         g.configure({"strategy.rollout": "heuristic", "strategy.rollout.nonsense": 1}, "mcts")
 
 
+def _moves(text: str) -> list[str]:
+    """A trace's moves: without its heading (which names the strategy) and the searches'
+    accounts (a search's line and the actions it tried under it)."""
+    import re
+
+    lines = text.splitlines()[1:]
+    return [re.sub(r", searches=\d+", "", ln) for ln in lines
+            if " searches (" not in ln and ": tried " not in ln]
+
+
 @pytest.mark.parametrize("strategy", ["mcts", "flat_mc"])
 def test_a_tie_goes_to_the_rollout_players_choice_not_the_first_legal_action(strategy):
     """Stalls: where every action scores alike the search must keep its rollout player's own
     choice.  With a turn cap of one or two turns every hex playout ends as a stalemate (worth
-    0 to both sides), so all actions tie at every decision and the searching games must be the
-    heuristic's own, move for move; a tie that fell to the lowest action number (a wait, or
-    the first hex of the board) played other games and, as search against search, stalled."""
+    0 to both sides), so all actions tie at every decision, and the searching game must be the
+    rollout player's (the heuristic without its random tie noise, so that its choice does not
+    depend on which stream it draws from) move for move, even with a budget below the number of
+    legal actions; a tie that fell to the lowest action number (a wait, or the board's first
+    hex) played another game and, as search against search, stalled."""
+    from dataclasses import replace
+
     g = get_game("hex")
+    quiet = {"strategy.setup_noise": 0.0, "strategy.tie_noise": 0.0}
     for turns in (1, 2):
-        base = g.run_batch(g.configure({"max_turns": turns}, "heuristic"), 3, 0, 6)
-        searched = g.run_batch(g.configure({"max_turns": turns, "strategy.iterations": 12,
-                                            "strategy.rollout": "heuristic"}, strategy), 3, 0, 6)
-        assert (searched["searches"] > 0).all()
-        kept = [n for n in base.dtype.names if n != "searches"]
-        assert np.array_equal(base[kept], searched[kept])
+        plain = g.configure({"max_turns": turns, **quiet}, "heuristic")
+        searching = g.configure({"max_turns": turns, "strategy.iterations": 12,
+                                 "strategy.rollout": "heuristic"}, strategy)
+        searching = replace(searching, strategy=replace(
+            searching.strategy, rollout=plain.strategy))
+        for seed in (3, 4):
+            text = g.trace(searching, seed, 0)
+            assert " searches (12 iterations)" in text
+            assert _moves(text) == _moves(g.trace(plain, seed, 0))
 
 
 def test_the_trace_shows_what_the_search_considered():
