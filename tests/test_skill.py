@@ -220,3 +220,167 @@ def test_skill_resume_refusals_are_one_line(tmp_path):
     lines = [x for x in res.output.splitlines() if x.startswith("error:")]
     assert res.exit_code == 2 and len(lines) == 1 and "not a skill curve" in lines[0], \
         res.output
+
+
+# ---- --order: a claim of order read at every level -----------------------------------------
+TEC = {"overrides": ["players=2"], "games": 60, "seed": 1,
+       "orders": ["goo=nyarlathotep,cthulhu", "goo=cthulhu,nyarlathotep"]}
+CLAIM, BACKWARDS = "order goo: nyarlathotep > cthulhu", "order goo: cthulhu > nyarlathotep"
+
+
+@pytest.fixture(scope="module")
+def tec_curve():
+    return run_skill("tec", "random,heuristic", **TEC)
+
+
+def _rate(k, n=100):
+    from experiments.stats import wilson
+
+    return wilson(k, n)
+
+
+@pytest.mark.parametrize("wins, state", [
+    ([80, 50, 20], "holds"),  # every neighbouring pair apart, in order
+    ([80, 50, 52], "unclear"),  # the last pair overlaps (a little the wrong way)
+    ([55, 50, 20], "unclear"),  # in order, but not proven
+    ([80, 20, 50], "flips"),  # one neighbour clearly the other way round
+    ([0, 0, 0], "unclear"),
+])
+def test_an_order_at_one_level_holds_flips_or_is_unclear(wins, state):
+    from experiments.analysis.order import Claim
+    from experiments.analysis.skill import order_at_level, order_claim
+
+    claim = Claim("goo", ("a", "b", "c"))
+    at = order_at_level(claim, "x", [_rate(k) for k in wins])
+    assert at.state == state and len(at.pairs) == 2
+    c = order_claim(claim, ["x"], [at], "team win rate")
+    assert c["holds"] == (state == "holds") and c["levels"] == {"x": state}
+    assert c["flips_at"] == ("x" if state == "flips" else None)
+
+
+def test_the_order_claim_is_read_at_every_level(tec_curve):
+    claims = {c["claim"]: c for c in tec_curve.claims}
+    right, wrong = claims[CLAIM], claims[BACKWARDS]
+    # random never wins either way (unclear); the heuristic tells the two apart
+    assert right["levels"] == {"random": "unclear", "heuristic": "holds"}
+    assert not right["holds"] and right["flips_at"] is None
+    assert wrong["levels"] == {"random": "unclear", "heuristic": "flips"}
+    assert not wrong["holds"] and wrong["flips_at"] == "heuristic"
+    assert "flips at heuristic" in wrong["text"] and "unclear" in right["text"]
+    assert [c["claim"] for c in tec_curve.claims] == [CLAIM, BACKWARDS, "settled at the top"]
+
+
+def test_order_json_shape(tec_curve):
+    s = json.loads(json.dumps(tec_curve.summary()))
+    assert [o["claim"] for o in s["orders"]] == [CLAIM, BACKWARDS]
+    assert s["orders"][0]["values"] == ["nyarlathotep", "cthulhu"]
+    for c in s["claims"]:
+        assert {"claim", "holds", "flips_at"} <= set(c)
+    for row in s["levels"]:
+        assert [o["claim"] for o in row["orders"]] == [CLAIM, BACKWARDS]
+        for o in row["orders"]:
+            assert len(o["rates"]) == len(o["ci95"]) == 2
+            assert all(lo <= r <= hi for r, (lo, hi) in zip(o["rates"], o["ci95"], strict=True))
+            assert o["verdict"] in ("holds", "flips", "unclear")
+    heur = s["levels"][1]["orders"]
+    assert heur[0]["rates"] == heur[1]["rates"][::-1]  # the same playouts, read both ways
+    assert heur[0]["verdict"] == "holds" and heur[1]["verdict"] == "flips"
+    assert "orders" not in run_skill("hex", "random", games=4, seed=SEED).summary()
+    text = tec_curve.format()
+    assert CLAIM in text and "nyarlathotep [95% CI]" in text
+
+
+def test_every_value_plays_the_same_playouts(tec_curve):
+    g = get_game("tec")
+    for lr in tec_curve.levels:
+        for o in lr.orders:
+            for v, hits, r in zip(o.claim.values, o.hits, o.rates, strict=True):
+                config = level_config(g, lr.level, {"players": 2, "goo": v}, None)
+                alone = run_config(config, TEC["games"], TEC["seed"]).frame
+                assert (alone["outcome"].to_numpy() == 0).tolist() == hits.tolist()
+                assert r.successes == hits.sum()
+        # the default Great Old One is the level's own setting: the same games
+        assert lr.orders[0].hits[0].tolist() == lr.hits.tolist()
+
+
+def test_a_curve_with_orders_read_back_from_its_json_says_the_same(tec_curve):
+    from experiments.analysis.skill import from_summary
+
+    back = from_summary(json.loads(json.dumps(tec_curve.summary())))
+    assert back.claims == tec_curve.claims
+    assert [back.order_table(k) for k in range(2)] == [tec_curve.order_table(k)
+                                                       for k in range(2)]
+
+
+def test_a_stopped_curve_with_an_order_resumes_to_the_same_result(tmp_path, tec_curve):
+    out = tmp_path / "curve"
+    played = []
+
+    def boom(pid, start, n):
+        played.append((pid, start))
+        if len(played) == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_skill("tec", "random,heuristic", **TEC, out=out, on_chunk=boom)
+    replayed = []
+    got = run_skill("tec", "random,heuristic", **TEC, out=out, resume=True,
+                    on_chunk=lambda pid, s, n: replayed.append((pid, s)))
+    assert replayed and not set(replayed) & set(played)  # the finished chunks were kept
+    assert _same_curve(got, tec_curve) and got.claims == tec_curve.claims
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["orders"] == ["goo=nyarlathotep,cthulhu",
+                                                           "goo=cthulhu,nyarlathotep"]
+    report = (out / "report.md").read_text()
+    assert "## Order: goo: nyarlathotep > cthulhu" in report
+    assert "--order goo=nyarlathotep,cthulhu --order goo=cthulhu,nyarlathotep" in report
+    # the same again finds every game played; another --order is refused in one line
+    again = []
+    run_skill("tec", "random,heuristic", **TEC, out=out, resume=True,
+              on_chunk=lambda *a: again.append(a))
+    assert again == []
+    args = ["skill", "tec", "--levels", "random,heuristic", "--games", TEC["games"], "--seed",
+            TEC["seed"], "--players", "2", "--out", out, "--resume"]
+    for orders in (["--order", "goo=nyarlathotep,yig"], []):
+        res = invoke(*args, *orders)
+        lines = [x for x in res.output.splitlines() if x.startswith("error:")]
+        assert res.exit_code == 2 and len(lines) == 1, res.output
+        assert "--resume must be given the same --order" in lines[0]
+
+
+@pytest.mark.parametrize("order, words", [
+    ("nope=a,b", "'nope' is not a key of tec's rules data"),
+    ("goo=yig", "at least two values"),
+    ("goo=yig,,cthulhu", "at least two values"),
+    ("goo=yig,azathoth", "'azathoth' is not allowed"),
+    ("goo=yig,Yig", "a value is named twice"),
+    ("players=2,9", "9 is above the maximum"),
+    ("players=2,4 --players 3", "players is also given by --set players=3"),
+    ("strategy.caution=1,2", "each level is its own strategy"),
+    ("goo=yig,cthulhu --order goo=yig,cthulhu", "is given twice"),
+])
+def test_bad_orders_are_one_line(order, words, tmp_path):
+    first, *rest = order.split(" ")
+    res = invoke("skill", "tec", "--order", first, *rest, "--out", tmp_path / "o")
+    lines = [x for x in res.output.splitlines() if x.startswith("error:")]
+    assert res.exit_code == 2 and len(lines) == 1 and words in lines[0], res.output
+    assert not (tmp_path / "o").exists()
+
+
+def test_an_order_by_a_shortcut_is_its_key():
+    from experiments.analysis.skill import parse_orders
+
+    (claim,) = parse_orders("hex", ["first=Bad,good"])
+    assert claim.axis == "first_side" and claim.values == ("bad", "good")
+
+
+# ---- Dask ----------------------------------------------------------------------------------
+def test_skill_on_a_local_dask_cluster_plays_the_same_games(tmp_path):
+    pytest.importorskip("distributed")
+    kw = {"games": GAMES, "seed": SEED, "orders": ["first_side=good,bad"]}
+    local = run_skill("hex", "random,heuristic", out=tmp_path / "local", **kw)
+    dist = run_skill("hex", "random,heuristic", out=tmp_path / "dask", dask_local=2, **kw)
+    assert _same_curve(local, dist) and local.claims == dist.claims
+    a = {p.name: p.read_bytes() for p in (tmp_path / "local" / "plays").iterdir()}
+    b = {p.name: p.read_bytes() for p in (tmp_path / "dask" / "plays").iterdir()}
+    assert a == b and len(a) == 2 * 2 * 2  # 2 levels x 2 first sides (one the default) x 2

@@ -67,6 +67,20 @@ class Pair:
         """The rates themselves are in the other order (or equal)."""
         return self.rate_upper <= self.rate_lower
 
+    @property
+    def reversed(self) -> bool:
+        """Clearly the other way round: ``lower``'s interval wholly above ``upper``'s."""
+        return self.lo_lower - self.hi_upper > 0.0
+
+
+def verdict(pairs: Sequence[Pair]) -> str:
+    """One group's steps of a claim read together: ``holds`` (every neighbouring pair's
+    intervals apart, in order), ``flips`` (some pair clearly the other way round) or
+    ``unclear`` (in order or overlapping, but not proven)."""
+    if all(p.holds for p in pairs):
+        return "holds"
+    return "flips" if any(p.reversed for p in pairs) else "unclear"
+
 
 @dataclass
 class Check:
@@ -104,21 +118,36 @@ def metric_columns(metric: str) -> tuple[str, str, str]:
                      "outcome:NAME")
 
 
-def parse_claim(text: str, axes: Mapping[str, Sequence[Any]]) -> Claim:
-    """``goo=nyarlathotep,yog-sothoth,yig,cthulhu`` against the sweep's ``axes``: the axis
-    must be one of them and every value one of its values (written as in the spec)."""
-    axis, sep, rest = text.partition("=")
+def claim_axis(text: str) -> str:
+    """The axis ``AXIS=V1,V2,...`` names; an OrderError of one line when there is none."""
+    axis, sep, _ = text.partition("=")
     axis = axis.strip()
     if not sep or not axis:
         raise OrderError(f"--order {text}: write AXIS=V1,V2,... (highest rate first), e.g. "
                          "goo=nyarlathotep,yog-sothoth,yig,cthulhu")
-    if axis not in axes:
-        raise OrderError(f"--order {text}: '{axis}' is not an axis of this sweep; its axes: "
-                         + ", ".join(axes))
-    words = [w.strip() for w in rest.split(",")]
+    return axis
+
+
+def split_claim(text: str) -> tuple[str, list[str]]:
+    """``AXIS=V1,V2,...`` as the axis and its value words (at least two, none empty); an
+    OrderError of one line otherwise.  The words are checked against the axis by the
+    caller (:func:`parse_claim` for a sweep)."""
+    axis = claim_axis(text)
+    words = [w.strip() for w in text.partition("=")[2].split(",")]
     if len(words) < 2 or any(not w for w in words):
         raise OrderError(f"--order {text}: give at least two values of {axis}, separated by "
                          "commas, highest rate first")
+    return axis, words
+
+
+def parse_claim(text: str, axes: Mapping[str, Sequence[Any]]) -> Claim:
+    """``goo=nyarlathotep,yog-sothoth,yig,cthulhu`` against the sweep's ``axes``: the axis
+    must be one of them and every value one of its values (written as in the spec)."""
+    axis = claim_axis(text)
+    if axis not in axes:
+        raise OrderError(f"--order {text}: '{axis}' is not an axis of this sweep; its axes: "
+                         + ", ".join(axes))
+    words = split_claim(text)[1]
     by_text = {fmt_value(v): v for v in axes[axis]}
     unknown = [w for w in words if w not in by_text]
     if unknown:

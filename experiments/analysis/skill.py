@@ -17,6 +17,15 @@ Claims, read across the levels:
 - **settled at the top**: the headline figure (team win rate; seat 0's win rate) of the top
   two levels equal within the paired 95% interval: the figure has stopped moving as the
   players get better.
+- **an order** (``--order AXIS=V1,V2,...``, as ``cthulhu-sim order`` takes it): every level is
+  also played at each value of the axis (a rules-data key or a shortcut's), on the same
+  playouts, and the headline figure must fall from V1 to V2 and on.  At each level the claim
+  *holds* (every neighbouring pair's 95% intervals apart, in order), *flips* (some neighbour
+  clearly the other way round) or is *unclear* (in order or overlapping, not proven):
+  :func:`experiments.analysis.order.verdict` on the level's steps.
+
+The chunks of games are played here or on a Dask cluster (``scheduler`` / ``dask_local``, as
+the balance tools play theirs), with the same records either way.
 """
 
 from __future__ import annotations
@@ -28,7 +37,8 @@ from typing import Any
 
 import numpy as np
 
-from experiments.reporting.text import settings_text
+from experiments.analysis.order import Claim, OrderError, Pair, claim_axis, split_claim, verdict
+from experiments.reporting.text import fmt_value, python_scalars, settings_text
 from experiments.running.runner import check_memory
 from experiments.stats import (
     Difference,
@@ -43,7 +53,7 @@ from experiments.stats import (
 from experiments.storage import outdir
 from simcore.game import Config, Game
 from simcore.registry import get_game
-from simcore.rules_data import RulesError, parse_overrides
+from simcore.rules_data import RulesError, coerce, parse_overrides, parse_text_value
 
 KIND = "skill"
 TIMING = "timing.json"  # seconds each chunk of plays took, kept for --resume
@@ -97,6 +107,36 @@ def level_config(g: Game, level: Level, rule_over: Mapping[str, Any],
 
 
 @dataclass
+class OrderAtLevel:
+    """One ``--order`` claim at one level: the headline figure at each of its values (on the
+    same playouts), the neighbouring steps and the verdict."""
+
+    claim: Claim
+    rates: list[Rate]
+    pairs: list[Pair]
+    state: str  # holds, flips or unclear
+    hits: list[np.ndarray] = field(default_factory=list, repr=False)  # per value
+
+
+def order_at_level(claim: Claim, label: str, rates: Sequence[Rate],
+                   hits: Sequence[np.ndarray] = ()) -> OrderAtLevel:
+    pairs = [Pair(claim, (("level", label),), claim.values[i], claim.values[i + 1],
+                  a.rate, a.lo, a.hi, b.rate, b.lo, b.hi)
+             for i, (a, b) in enumerate(zip(rates, rates[1:], strict=False))]
+    return OrderAtLevel(claim, list(rates), pairs, verdict(pairs), list(hits))
+
+
+def claim_word(claim: Claim) -> str:
+    return f"order {claim.text()}"
+
+
+def claim_request(claim: Claim) -> str:
+    """A claim as ``--order`` writes it (canonical values): a folder's request, the report's
+    Reproduce line."""
+    return f"{claim.axis}=" + ",".join(fmt_value(v) for v in claim.values)
+
+
+@dataclass
 class LevelResult:
     level: Level
     games: int
@@ -109,6 +149,7 @@ class LevelResult:
     seconds: float
     hits: np.ndarray = field(repr=False)  # the headline event, per playout
     favoured: int | None = None  # the seat clearly ahead of every other (None: unclear)
+    orders: list[OrderAtLevel] = field(default_factory=list)  # one per --order claim
 
     @property
     def per_game(self) -> float:
@@ -126,10 +167,16 @@ class SkillResult:
     settings: dict[str, Any]
     levels: list[LevelResult]
     claims: list[dict[str, Any]]
+    orders: list[Claim] = field(default_factory=list)  # the --order claims
 
     @property
     def metric(self) -> str:
         return "team win rate" if self.cooperative else "seat win rates"
+
+    @property
+    def headline(self) -> str:
+        """The one figure a claim of order or of settling is read on."""
+        return "team win rate" if self.cooperative else f"{self.seat_names[0]}'s win rate"
 
     def summary(self) -> dict[str, Any]:
         rows = []
@@ -154,11 +201,23 @@ class SkillResult:
                     s, t, d = r.gap
                     row["largest_gap"] = {"seats": [s, t], "diff": d.mean, "ci95": [d.lo, d.hi]}
                 row["favoured"] = r.favoured
+            if self.orders:
+                row["orders"] = [python_scalars({
+                    "claim": claim_word(o.claim), "axis": o.claim.axis,
+                    "values": list(o.claim.values), "rates": [x.rate for x in o.rates],
+                    "ci95": [[x.lo, x.hi] for x in o.rates], "verdict": o.state})
+                    for o in r.orders]
             rows.append(row)
-        return {"game": self.game, "title": self.title, "cooperative": self.cooperative,
-                "metric": self.metric, "seat_names": self.seat_names, "games": self.games,
-                "seed": self.seed, "settings": self.settings, "levels": rows,
-                "claims": self.claims}
+        out = {"game": self.game, "title": self.title, "cooperative": self.cooperative,
+               "metric": self.metric, "seat_names": self.seat_names, "games": self.games,
+               "seed": self.seed, "settings": self.settings, "levels": rows,
+               "claims": self.claims}
+        if self.orders:
+            out["orders"] = [python_scalars({"claim": claim_word(c), "axis": c.axis,
+                                             "values": list(c.values),
+                                             "metric": self.headline})
+                             for c in self.orders]
+        return out
 
     def table(self) -> tuple[list[str], list[list[str]]]:
         head = ["level"]
@@ -184,15 +243,30 @@ class SkillResult:
             rows.append(row)
         return head, rows
 
+    def order_table(self, k: int) -> tuple[list[str], list[list[str]]]:
+        """The ``k``-th order claim: a row per level, the figure at each value and the
+        verdict."""
+        claim = self.orders[k]
+        head = ["level", *(f"{fmt_value(v)} [95% CI]" for v in claim.values), "verdict"]
+        rows = [[r.level.label, *(fmt_rate(x, 1) for x in r.orders[k].rates), r.orders[k].state]
+                for r in self.levels]
+        return head, rows
+
+    def order_caption(self, k: int) -> str:
+        return (f"{claim_word(self.orders[k])}: the {self.headline} at each value of "
+                f"{self.orders[k].axis}, every value on the same playouts; holds: every "
+                "neighbouring pair's 95% intervals apart, in order; flips: a neighbour clearly "
+                "the other way round; unclear: neither")
+
     def format(self) -> str:
         lines = [f"{self.title} - skill curve: every seat at the same level, {self.games:,} "
                  f"games a level on the same playouts (seed {self.seed})",
                  "  settings: " + (settings_text(self.settings) or "defaults")]
-        head, rows = self.table()
-        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
-        lines.append("  " + "  ".join(h.ljust(w) for h, w in zip(head, widths, strict=True)))
-        for row in rows:
-            lines.append("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
+        lines += _text_table(*self.table())
+        for k in range(len(self.orders)):
+            lines.append(f"  {claim_word(self.orders[k])} ({self.headline} at each value, on "
+                         "the same playouts):")
+            lines += _text_table(*self.order_table(k), indent="    ")
         lines.append("  claims:")
         lines.extend(f"    {c['text']}" for c in self.claims)
         return "\n".join(lines)
@@ -227,6 +301,11 @@ class SkillResult:
         doc.p(caption)
         head, rows = self.table()
         doc.table(head, rows, right=set(range(1, len(head))))
+        for k in range(len(self.orders)):
+            doc.h(2, f"Order: {self.orders[k].text()}")
+            doc.p(self.order_caption(k) + ".")
+            head, rows = self.order_table(k)
+            doc.table(head, rows, right=set(range(1, len(head) - 1)))
         doc.h(2, "Claims")
         doc.ul([c["text"] for c in self.claims])
         doc.img(chart.name, title, caption, "The balance figure against the level of play")
@@ -235,14 +314,18 @@ class SkillResult:
 
         levels = shlex.quote(",".join(r.level.label for r in self.levels))
         sets = " ".join(f"--set {k}={v}" for k, v in self.settings.items())
+        orders = " ".join(f"--order {shlex.quote(claim_request(c))}" for c in self.orders)
         doc.code(f"cthulhu-sim skill {self.game} --levels {levels} --games {self.games} "
-                 f"--seed {self.seed}" + (f" {sets}" if sets else "") + " --out DIR")
+                 f"--seed {self.seed}" + (f" {sets}" if sets else "")
+                 + (f" {orders}" if orders else "") + " --out DIR")
         paths.append(write_text(out / "report.md", doc.markdown()))
         paths.append(write_text(out / "report.html",
                                 doc.html(title, {chart.name: chart.read_bytes()})))
         fields = {"games": self.games, "seed": self.seed,
                   "levels": [r.level.label for r in self.levels], "settings": self.settings,
                   "charts": [chart.name]}
+        if self.orders:
+            fields["orders"] = [claim_request(c) for c in self.orders]
         if claimed:
             finish_folder(out, **fields)
         else:
@@ -258,16 +341,20 @@ def from_summary(data: Mapping[str, Any]) -> SkillResult:
         return Rate(round(r * n), n, r, ci[0], ci[1])
 
     n = int(data["games"])
+    orders = [Claim(o["axis"], tuple(o["values"])) for o in data.get("orders") or []]
     levels = []
     for row in data["levels"]:
         lv = Level(row["level"], row["strategy"], row.get("budget"),
                    tuple((row.get("params") or {}).items()))
+        at = [order_at_level(c, lv.label, [rate(r, ci, n) for r, ci in
+                                             zip(o["rates"], o["ci95"], strict=True)])
+              for c, o in zip(orders, row.get("orders") or [], strict=True)]
         st = rate(row["stalemate"]["rate"], row["stalemate"]["ci95"], n)
         turns = (row["turns"]["mean"], *row["turns"]["ci95"])
         secs = row["seconds_per_game"] * n
         if data["cooperative"]:
             levels.append(LevelResult(lv, n, rate(row["rates"], row["ci95"], n), [], None, [],
-                                      st, turns, secs, np.zeros(0, dtype=bool)))
+                                      st, turns, secs, np.zeros(0, dtype=bool), orders=at))
             continue
         pairs = [(p["seats"][0], p["seats"][1], Difference(p["diff"], *p["ci95"], n))
                  for p in row["seat_differences"]]
@@ -277,32 +364,86 @@ def from_summary(data: Mapping[str, Any]) -> SkillResult:
                                                           strict=True)],
             (gap["seats"][0], gap["seats"][1], Difference(gap["diff"], *gap["ci95"], n))
             if gap else None, pairs, st, turns, secs, np.zeros(0, dtype=bool),
-            _favoured(pairs, len(row["rates"]))))
+            _favoured(pairs, len(row["rates"])), at))
     out = SkillResult(data["game"], data["title"], data["cooperative"],
                       list(data["seat_names"]), n, data["seed"], dict(data["settings"]),
-                      levels, [])
+                      levels, [], orders)
     kept = [c for c in data["claims"] if c["claim"] == "settled at the top"]
     out.claims = [c for c in claims_of_levels(out) if c["claim"] != "settled at the top"] + kept
     return out
 
 
 def claims_of_levels(result: SkillResult) -> list[dict[str, Any]]:
-    """The claims that need only each level's figures (not its playouts)."""
+    """The claims that need only each level's figures (not its playouts): who is favoured
+    (a competitive game) and each order."""
     levels = result.levels
-    if result.cooperative or not levels:
+    if not levels:
         return []
-    ref = next((i for i, r in enumerate(levels) if r.level.strategy == "heuristic"
-                and r.level.budget is None), 0)
-    return [favoured_claim([r.level.label for r in levels], [r.favoured for r in levels],
-                           result.seat_names, ref)]
+    labels = [r.level.label for r in levels]
+    out = []
+    if not result.cooperative:
+        ref = next((i for i, r in enumerate(levels) if r.level.strategy == "heuristic"
+                    and r.level.budget is None), 0)
+        out.append(favoured_claim(labels, [r.favoured for r in levels], result.seat_names,
+                                  ref))
+    for k, claim in enumerate(result.orders):
+        out.append(order_claim(claim, labels, [r.orders[k] for r in levels], result.headline))
+    return out
+
+
+def order_claim(claim: Claim, labels: Sequence[str], at: Sequence[OrderAtLevel],
+                what: str) -> dict[str, Any]:
+    """An order claim read at every level: it holds when it holds at each; ``flips_at`` is
+    the first level where a neighbour is clearly the other way round."""
+    state = {lab: o.state for lab, o in zip(labels, at, strict=True)}
+    holds = all(x == "holds" for x in state.values())
+    flips = [lab for lab, x in state.items() if x == "flips"]
+    unclear = [lab for lab, x in state.items() if x == "unclear"]
+    name = claim_word(claim)
+    if holds:
+        tail = "holds at every level"
+    else:
+        parts = []
+        held = [lab for lab, x in state.items() if x == "holds"]
+        if held:
+            parts.append(f"holds at {', '.join(held)}")
+        for lab, o in zip(labels, at, strict=True):
+            if o.state == "flips":
+                p = next(p for p in o.pairs if p.reversed)
+                parts.append(f"flips at {lab} ({fmt_value(p.lower)} "
+                             f"{_pct_ci(p.rate_lower, p.lo_lower, p.hi_lower)} above "
+                             f"{fmt_value(p.upper)} "
+                             f"{_pct_ci(p.rate_upper, p.lo_upper, p.hi_upper)})")
+        if unclear:
+            parts.append(f"unclear (not proven: neighbouring intervals overlap) at "
+                         f"{', '.join(unclear)}")
+        tail = "; ".join(parts)
+    return python_scalars({
+        "claim": name, "holds": holds, "flips_at": flips[0] if flips else None,
+        "axis": claim.axis, "values": list(claim.values), "metric": what, "levels": state,
+        "text": f"{name} ({what} falls, 95% intervals apart): {tail}"})
+
+
+def _pct_ci(r: float, lo: float, hi: float) -> str:
+    return f"{100 * r:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]"
+
+
+def _text_table(head: list[str], rows: list[list[str]], indent: str = "  ") -> list[str]:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(head)]
+    return [indent + "  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True))
+            for row in [head, *rows]]
 
 
 def skill_chart(result: SkillResult, path: Path, title: str) -> None:
     from experiments.reporting.charts import plt
     from experiments.storage.store import atomic_write
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.0), constrained_layout=True)
+    panels = 1 + len(result.orders)
+    fig, axes = plt.subplots(1, panels, figsize=(6.4 + 5.2 * (panels - 1), 4.0),
+                             constrained_layout=True, squeeze=False)
+    ax = axes[0][0]
     x = np.arange(len(result.levels))
+    labels = [r.level.label for r in result.levels]
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     series: list[tuple[str, list[Rate]]]
     if result.cooperative:
@@ -320,13 +461,30 @@ def skill_chart(result: SkillResult, path: Path, title: str) -> None:
     ax.plot(x, [100 * r.rate for r in st], ls="--", marker=".", color=c, lw=1.2,
             label="stalemate / turn cap")
     ax.fill_between(x, [100 * r.lo for r in st], [100 * r.hi for r in st], color=c, alpha=0.1)
-    ax.set_xticks(x, [r.level.label for r in result.levels], rotation=20)
+    ax.set_xticks(x, labels, rotation=20)
     ax.set_xlabel("level of play (every seat)")
     ax.set_ylabel("% of games")
     ax.set_ylim(0, 100)
     ax.set_title(title, fontsize=10)
     ax.legend(fontsize=8, loc="best")
     ax.grid(alpha=0.3)
+    for k, claim in enumerate(result.orders):  # one line per value of the axis
+        ax = axes[0][1 + k]
+        for i, v in enumerate(claim.values):
+            c = colours[i % len(colours)]
+            rates = [r.orders[k].rates[i] for r in result.levels]
+            ax.plot(x, [100 * r.rate for r in rates], marker="o", color=c, lw=1.8,
+                    label=f"{claim.axis} {fmt_value(v)}")
+            ax.fill_between(x, [100 * r.lo for r in rates], [100 * r.hi for r in rates],
+                            color=c, alpha=0.15)
+        ax.set_xticks(x, [f"{lab}\n({r.orders[k].state})" for lab, r
+                          in zip(labels, result.levels, strict=True)], rotation=20)
+        ax.set_xlabel("level of play (every seat)")
+        ax.set_ylabel(f"{result.headline}, %")
+        ax.set_ylim(0, 100)
+        ax.set_title(f"{claim_word(claim)}", fontsize=10)
+        ax.legend(fontsize=8, loc="best")
+        ax.grid(alpha=0.3)
     atomic_write(path, lambda fh: fig.savefig(fh, dpi=110, format="png"))
     plt.close(fig)
 
@@ -388,7 +546,7 @@ def claims_of(result: SkillResult) -> list[dict[str, Any]]:
         a, b = levels[-2], levels[-1]
         d = paired_rate_difference(b.hits, a.hits)
         settled = bool(d.lo <= 0 <= d.hi)
-        what = "team win rate" if result.cooperative else f"{result.seat_names[0]}'s win rate"
+        what = result.headline
         claims.append({"claim": "settled at the top", "holds": settled,
                        "flips_at": None if settled else b.level.label,
                        "levels": [a.level.label, b.level.label],
@@ -400,11 +558,12 @@ def claims_of(result: SkillResult) -> list[dict[str, Any]]:
     return claims
 
 
-def skill_request(setting: Any, levels: Sequence[Level], games: int, seed: int
-                  ) -> dict[str, Any]:
+def skill_request(setting: Any, levels: Sequence[Level], games: int, seed: int,
+                  orders: Sequence[Claim] = ()) -> dict[str, Any]:
     """What decides a skill curve's playouts (a folder's manifest; ``--resume`` refuses a
     folder of another): the settings, the levels (a player file's content included), the
-    games and the seed."""
+    games, the seed and the ``--order`` claims (named only when there are some, so a curve
+    without them keeps the request it always had)."""
     import hashlib
 
     from strategies import playerfile
@@ -414,8 +573,35 @@ def skill_request(setting: Any, levels: Sequence[Level], games: int, seed: int
     for lv in levels:
         if playerfile.is_player_file(lv.strategy):
             files[lv.label] = hashlib.sha256(Path(lv.strategy).read_bytes()).hexdigest()
-    return {"command": KIND, **req, "levels": [lv.label for lv in levels],
-            "player_files_sha256": files, "games": int(games), "seed": int(seed)}
+    out = {"command": KIND, **req, "levels": [lv.label for lv in levels],
+           "player_files_sha256": files, "games": int(games), "seed": int(seed)}
+    if orders:
+        out["orders"] = [claim_request(c) for c in orders]
+    return out
+
+
+def _same_orders(out: str | Path, request: Mapping[str, Any]) -> None:
+    """A ``--resume`` whose request differs from the folder's only in its ``--order`` claims
+    is refused naming them (the general refusal would say "another request")."""
+    import json
+
+    from experiments.storage.outdir import OutDirError, folder_kind, read_manifest
+
+    out = Path(out)
+    if not out.is_dir() or folder_kind(out) != KIND:
+        return
+    old = (read_manifest(out) or {}).get("request")
+    if not isinstance(old, dict):
+        return
+    new = json.loads(json.dumps(python_scalars(dict(request)), default=repr))
+    strip = lambda r: {k: v for k, v in r.items() if k != "orders"}  # noqa: E731
+    if strip(old) == strip(new) and old.get("orders") != new.get("orders"):
+        def said(r):
+            return (" ".join(f"--order {o}" for o in r["orders"]) if r.get("orders")
+                    else "no --order")
+        raise OutDirError(f"--out {out}: holds a skill curve begun with {said(old)}, not "
+                          f"{said(new)}; --resume must be given the same --order (or use "
+                          "another --out, or --overwrite to start afresh)")
 
 
 def run_skill(game: str, levels: Sequence[Level] | str,
@@ -424,26 +610,37 @@ def run_skill(game: str, levels: Sequence[Level] | str,
               quiet: bool = True, on_level: Callable[[LevelResult], None] | None = None,
               out: str | Path | None = None, resume: bool = False, overwrite: bool = False,
               on_chunk: Callable[[str, int, int], None] | None = None,
-              check_only: bool = False) -> SkillResult | None:
+              check_only: bool = False, orders: Sequence[str | Claim] | None = None,
+              scheduler: str | None = None, dask_local: int | None = None
+              ) -> SkillResult | None:
     """Play every level on playouts ``0 .. games-1`` of ``seed``; the Python twin of
-    ``cthulhu-sim skill``.  With ``out`` the plays are kept there chunk by chunk
+    ``cthulhu-sim skill``.  ``orders``: claims of order (``"goo=nyarlathotep,cthulhu"``, as
+    ``--order`` takes them), each value of each axis played at every level on the same
+    playouts.  With ``out`` the plays are kept there chunk by chunk
     (:mod:`experiments.running.plays`, as ``sensitivity`` and ``tune`` keep theirs), so a run
     stopped part way finishes with ``resume`` to the same curve; everything is checked
-    before a folder is touched, and ``check_only`` stops there."""
+    before a folder is touched, and ``check_only`` stops there.  ``scheduler`` /
+    ``dask_local``: the chunks played on a Dask cluster (the same records)."""
     import json
     import time
 
-    from experiments.running.plays import Point, Setting, check_folder, point_id, session
+    from experiments.running.plays import Setting, check_folder, session
     from experiments.storage.store import write_json
 
+    if scheduler and dask_local:
+        raise ValueError("give scheduler or dask_local, not both")
     g = get_game(game)
     if isinstance(levels, str):
         levels = parse_levels(g.name, levels)
     configs = check_levels(g.name, levels, overrides, rules_path)
+    claims = parse_orders(g.name, orders, overrides, rules_path)
+    points = level_points(g, levels, claims, overrides, rules_path, seed)
     check_memory(g, games, what="a level")
     setting = Setting.of(g, parse_overrides(overrides), None, rules_path)
-    request = skill_request(setting, levels, games, seed)
+    request = skill_request(setting, levels, games, seed, claims)
     if out is not None:
+        if resume:
+            _same_orders(out, request)
         check_folder(out, KIND, request, resume=resume, overwrite=overwrite)
     if check_only:
         return None
@@ -471,26 +668,47 @@ def run_skill(game: str, levels: Sequence[Level] | str,
     results = []
     with session(setting, out, KIND, request, resume=resume, overwrite=overwrite,
                  title=f"{g.title}: balance at rising levels of play", seed=seed, chunk=chunk,
-                 threads=threads, progress=not quiet, on_chunk=chunk_done) as plays:
-        for level, config in zip(levels, configs, strict=True):
-            point = Point(point_id(config, seed), {}, level_overrides(level), config)
-            if not plays.has(point, games):
+                 threads=threads, progress=not quiet, on_chunk=chunk_done,
+                 scheduler=scheduler, dask_local=dask_local) as plays:
+        if scheduler or dask_local:  # every level's chunks at once, over the cluster
+            mark[0] = time.perf_counter()
+            plays.ensure([p for base, per in points for p in (base, *_flat(per))], games,
+                         desc=f"{g.name} skill")
+        for level, config, (base, per) in zip(levels, configs, points, strict=True):
+            wanted = [base, *_flat(per)]
+            if not all(plays.has(p, games) for p in wanted):
                 g.warm_up(config)  # (compiled before the clock starts)
             mark[0] = time.perf_counter()
-            recs = plays.records(point, games)
-            seconds = sum(timing.get(point.pid, {}).values())
+            plays.ensure(wanted, games, desc=f"{g.name} {level.label}")
+            recs = plays.records(base, games)
+            seconds = sum(timing.get(base.pid, {}).values())
             lr = _level_result(g, level, recs, games, seats, seconds)
+            for claim, pts in zip(claims, per, strict=True):
+                hits = [_headline_hits(g, plays.records(p, games)) for p in pts]
+                lr.orders.append(order_at_level(
+                    claim, level.label, [wilson(int(h.sum()), games) for h in hits], hits))
             results.append(lr)
             if on_level is not None:
                 on_level(lr)
         settings = {k: v for k, v in configs[0].changed().items()
                     if not k.startswith("strategy.")}
         result = SkillResult(g.name, g.title, g.cooperative, names, games, seed, settings,
-                             results, [])
+                             results, [], list(claims))
         result.claims = claims_of(result)
         if out is not None:
             result.write(out, claimed=True)
     return result
+
+
+def _flat(per: Sequence[Sequence[Any]]) -> list[Any]:
+    return [p for pts in per for p in pts]
+
+
+def _headline_hits(g: Game, recs: np.ndarray) -> np.ndarray:
+    """The headline event of each playout: the team won (cooperative), seat 0 won."""
+    if g.cooperative:
+        return np.asarray(recs["outcome"]) == 0
+    return np.asarray(recs["winner"]) == 0
 
 
 def _level_result(g: Game, level: Level, recs: np.ndarray, games: int, seats: int,
@@ -527,3 +745,90 @@ def check_levels(game: str, levels: Sequence[Level],
     if not levels:
         raise RulesError("--levels: give at least one level")
     return [level_config(g, lv, flat, rules_path) for lv in levels]
+
+
+def parse_orders(game: str, texts: Sequence[str | Claim] | None,
+                 overrides: Iterable[str] | Mapping[str, Any] | None = None,
+                 rules_path: str | None = None) -> list[Claim]:
+    """``--order AXIS=V1,V2,...`` claims (highest rate first), written as ``cthulhu-sim
+    order`` takes them (:func:`experiments.analysis.order.split_claim`), against the game:
+    the axis a rules-data key or a shortcut (its key), every value one the key allows
+    (read as ``--set`` reads it), at least two, none twice, and the axis not also set.  An
+    OrderError (a ValueError) of one line otherwise."""
+    if not texts:
+        return []
+    g = get_game(game)
+    flat = parse_overrides(overrides)
+    rules = g.configure(flat, None, rules_path).rules
+    out: list[Claim] = []
+    for item in texts or []:
+        claim = item if isinstance(item, Claim) else _parse_order(g, rules, str(item), flat)
+        if claim in out:
+            raise OrderError(f"--order {claim_request(claim)} is given twice")
+        out.append(claim)
+    return out
+
+
+def _parse_order(g: Game, rules: Any, text: str, flat: Mapping[str, Any]) -> Claim:
+    axis = claim_axis(text)
+    if axis.startswith("strategy."):
+        raise OrderError(f"--order {text}: each level is its own strategy here; an order "
+                         "varies a rules-data key (give the strategies as --levels)")
+    key = axis if axis in rules.entries else None
+    if key is None:
+        sc = next((g.shortcuts[n] for n in (axis, axis.replace("_", "-"),
+                                             axis.replace("-", "_")) if n in g.shortcuts),
+                  None)
+        key = sc.key if sc is not None else None
+    if key is None:
+        shortcuts = ", ".join(g.shortcuts) or "none"
+        raise OrderError(f"--order {text}: '{axis}' is not a key of {g.name}'s rules data or a "
+                         f"shortcut of it (its shortcuts: {shortcuts}; `cthulhu-sim games "
+                         f"{g.name}` lists the keys)")
+    _, words = split_claim(text)
+    if key in flat:
+        raise OrderError(f"--order {text}: {key} is also given by --set {key}="
+                         f"{fmt_value(flat[key])} (or its shortcut); give it in one place")
+    entry = rules.entries[key]
+    values = []
+    for w in words:
+        try:
+            values.append(coerce(entry, parse_text_value(w)))
+        except RulesError as exc:
+            raise OrderError(f"--order {text}: {str(exc).removeprefix('override: ')}") from None
+    if len({fmt_value(v) for v in values}) < len(values):
+        raise OrderError(f"--order {text}: a value is named twice")
+    return Claim(key, tuple(values))
+
+
+def level_points(g: Game, levels: Sequence[Level], claims: Sequence[Claim],
+                 overrides: Iterable[str] | Mapping[str, Any] | None, rules_path: str | None,
+                 seed: int) -> list[tuple[Any, list[list[Any]]]]:
+    """Each level's point (its playouts, keyed by the whole configuration, so a point met
+    twice - a value that is the default - is played once) and, per claim, one point per
+    value; a combination the rules refuse is an OrderError naming the claim."""
+    from experiments.running.plays import Point, point_id
+
+    flat = parse_overrides(overrides)
+    out = []
+    for lv in levels:
+        own = level_overrides(lv)
+
+        def point(change: dict[str, Any], lv: Level = lv, own: dict = own) -> Point:
+            over = {**flat, **change, **own}
+            config = g.configure(over, lv.strategy, rules_path)
+            return Point(point_id(config, seed), over, {**change, **own}, config, lv.strategy)
+
+        base = point({})
+        per = []
+        for claim in claims:
+            pts = []
+            for v in claim.values:
+                try:
+                    pts.append(point({claim.axis: v}))
+                except RulesError as exc:
+                    raise OrderError(f"--order {claim_request(claim)}: at {claim.axis}="
+                                     f"{fmt_value(v)} with level {lv.label}: {exc}") from None
+            per.append(pts)
+        out.append((base, per))
+    return out

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from experiments.cli.balance import DaskLocalOpt, DaskOpt
 from experiments.cli.common import (
     GameArg,
     JsonOpt,
@@ -38,6 +39,11 @@ def skill(
     games: Annotated[int, typer.Option(metavar="N", callback=check_games,
         help="Games a level (every level plays the same playouts).")] = 200,
     seed: SeedOpt = 1,
+    order: Annotated[list[str] | None, typer.Option("--order", metavar="AXIS=V1,V2,...",
+        help="A claim of order (repeatable), as `cthulhu-sim order` takes it: every level is "
+             "also played at each value of AXIS (a rules-data key or a shortcut), on the "
+             "same playouts, and the figure must fall from V1 to V2 and on; e.g. "
+             "goo=nyarlathotep,yog-sothoth,yig,cthulhu.")] = None,
     set_: SetOpt = None,
     rules: RulesOpt = None,
     threads: ThreadsOpt = None,
@@ -48,6 +54,8 @@ def skill(
         help="Finish the skill curve begun in --out, reusing every chunk of games it "
              "finished.")] = False,
     overwrite: OverwriteOpt = False,
+    scheduler: DaskOpt = None,
+    dask_local: DaskLocalOpt = None,
     json_out: JsonOpt = False,
     quiet: QuietOpt = False,
     shortcuts: dict | None = None,
@@ -55,21 +63,26 @@ def skill(
     """Every seat at the same level, for each level: the balance figure with 95% intervals,
     the stalemate share, and whether the balance claims hold as the level rises."""
     from experiments.analysis.skill import parse_levels, run_skill
+    from experiments.running.distributed import ClusterStartError
     from experiments.running.runner import TooManyGamesError, set_threads
 
+    if scheduler and dask_local:
+        fail("give --scheduler or --dask-local, not both")
     if resume and not out:
         fail("--resume: finishes the skill curve begun in --out; give --out DIR (the folder "
              "it was begun in)")
     if resume and overwrite:
         fail("--resume and --overwrite: give one (--resume finishes the skill curve in --out, "
              "--overwrite starts it afresh)")
-    errors = (RulesError, KeyError, TooManyGamesError, ValueError, OutDirError)
+    errors = (RulesError, KeyError, TooManyGamesError, ValueError, OutDirError,
+              ClusterStartError)
     try:
         g = get_game(game)
         overrides = shortcut_overrides(game, set_, shortcuts)
         level_list = parse_levels(g.name, levels)
         kwargs = dict(overrides=overrides, games=games, seed=seed, rules_path=rules, out=out,
-                      resume=resume, overwrite=overwrite)
+                      resume=resume, overwrite=overwrite, orders=order, scheduler=scheduler,
+                      dask_local=dask_local)
         run_skill(g.name, level_list, check_only=True, **kwargs)
     except errors as exc:
         fail(message(exc))

@@ -68,6 +68,7 @@ class Point:
     overrides: dict[str, Any]  # every override, the base setting's included
     changes: dict[str, Any]  # what differs from the base setting
     config: Config
+    strategy: str | None = None  # its own strategy (None: the base setting's), for Dask
 
 
 def make_point(game: Game, base: Mapping[str, Any], changes: Mapping[str, Any] | None,
@@ -254,8 +255,9 @@ class Plays:
             if self.scheduler or self.dask_local:
                 from experiments.running.distributed import CellSetup, play_tasks
 
-                setups = {i: CellSetup.of(self.game.name, p.overrides, self.strategy,
-                                          self.rules_text) for i, p in by_index.items()}
+                setups = {i: CellSetup.of(self.game.name, p.overrides,
+                                          p.strategy or self.strategy, self.rules_text)
+                          for i, p in by_index.items()}
                 heapq.heapify(tasks)
                 self.backend = (f"dask {self.scheduler}" if self.scheduler
                                 else f"dask local x{self.dask_local}")
