@@ -234,12 +234,16 @@ X_EN_POS = 1  # their hexes
 X_EN_REACH = X_EN_POS + _MC  # how far they strike next turn (move unless locked, plus range)
 X_EN_ATT = X_EN_REACH + _MC
 X_EN_DEF = X_EN_ATT + _MC
-X_N_FC = X_EN_DEF + _MC  # friends carrying an Artefact, in Artefact order:
+X_EN_BALL = X_EN_DEF + _MC  # the hexes each strikes: two words an enemy
+X_EN_ANY = X_EN_BALL + 2 * _MC  # the hexes any strikes (two words)
+X_N_FC = X_EN_ANY + 2  # friends carrying an Artefact, in Artefact order:
 X_FC_C = X_N_FC + 1  # the counter
 X_FC_POS = X_FC_C + _MA
 X_FC_MOVE = X_FC_POS + _MA
 X_FC_HOME = X_FC_MOVE + _MA  # its steps home
-X_N_RA = X_FC_HOME + _MA  # Artefacts out and not a friend's, in order:
+X_FC_ZONE = X_FC_HOME + _MA  # the hexes it may move to or through: two words a carrier
+X_FC_NEAR = X_FC_ZONE + 2 * _MA  # the hexes beside it: two words a carrier
+X_N_RA = X_FC_NEAR + 2 * _MA  # Artefacts out and not a friend's, in order:
 X_RA_HEX = X_N_RA + 1
 X_RA_HUNT = X_RA_HEX + _MA  # 1: an enemy carries it
 X_KILL_OK = X_RA_HUNT + _MA  # bits of the kill chances worked out (below)
@@ -252,9 +256,37 @@ F_SIZE = F_MEMO + DANGER_MEMO
 
 
 @njit(cache=True, _nrt=False)
+def ball(ip, h, r, out, k):
+    """The hexes within ``r`` steps of hex ``h`` (``dist`` <= r) into ``out[k], out[k + 1]``."""
+    if r <= S.MAX_BALL:
+        i = S.I_BALL_BITS + (h * (S.MAX_BALL + 1) + max(r, 0)) * 2
+        out[k] = ip[i] if r >= 0 else 0
+        out[k + 1] = ip[i + 1] if r >= 0 else 0
+        return
+    w0 = np.int64(0)
+    w1 = np.int64(0)
+    for g in range(ip[S.I_N_HEX]):
+        if dist(ip, h, g) <= r:
+            if g < 64:
+                w0 |= np.int64(1) << g
+            else:
+                w1 |= np.int64(1) << (g - 64)
+    out[k] = w0
+    out[k + 1] = w1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def has(ctx, k, x):
+    """Is hex ``x`` in the set of words ``ctx[k], ctx[k + 1]``?"""
+    return (ctx[k + (x >> 6)] >> (x & 63)) & 1 == 1
+
+
+@njit(cache=True, _nrt=False)
 def context(ip, s, side, ctx):
     """Fill ``ctx`` (``X_*``) for a decision of ``side``."""
     n = 0
+    ctx[X_EN_ANY] = 0
+    ctx[X_EN_ANY + 1] = 0
     for e in range(ip[S.I_N_COUNTERS]):
         if ip[S.I_C_SIDE + e] == side or s[S.S_C_STATUS + e] != S.CS_ON_BOARD:
             continue
@@ -263,6 +295,9 @@ def context(ip, s, side, ctx):
             0 if s[S.S_C_LOCKED + e] == 1 else ip[S.I_C_MOVE + e])
         ctx[X_EN_ATT + n] = ip[S.I_C_ATTACK + e]
         ctx[X_EN_DEF + n] = ip[S.I_C_DEFENCE + e]
+        ball(ip, ctx[X_EN_POS + n], ctx[X_EN_REACH + n], ctx, X_EN_BALL + 2 * n)
+        ctx[X_EN_ANY] |= ctx[X_EN_BALL + 2 * n]
+        ctx[X_EN_ANY + 1] |= ctx[X_EN_BALL + 2 * n + 1]
         n += 1
     ctx[X_N_EN] = n
     nf = 0
@@ -277,6 +312,9 @@ def context(ip, s, side, ctx):
             ctx[X_FC_POS + nf] = cx
             ctx[X_FC_MOVE + nf] = ip[S.I_C_MOVE + carrier]
             ctx[X_FC_HOME + nf] = steps_home(ip, s, side, cx)
+            ball(ip, cx, ip[S.I_C_MOVE + carrier], ctx, X_FC_ZONE + 2 * nf)
+            ctx[X_FC_NEAR + 2 * nf] = ip[S.I_NB_BITS + 2 * cx]
+            ctx[X_FC_NEAR + 2 * nf + 1] = ip[S.I_NB_BITS + 2 * cx + 1]
             nf += 1
         elif h >= 0 and not on_base(ip, side, h):
             ctx[X_RA_HEX + nr] = h
@@ -302,9 +340,11 @@ def kill_seen(ip, ctx, fx, att, defence):
 @njit(cache=True, _nrt=False, forceinline=True)
 def danger_of(ip, ctx, fx, defence, x):
     """``danger`` from the decision's list of enemies (the same product, in the same order)."""
+    if not has(ctx, X_EN_ANY, x):
+        return 0.0  # (1.0 - 1.0)
     survive = 1.0
     for k in range(ctx[X_N_EN]):
-        if dist(ip, ctx[X_EN_POS + k], x) <= ctx[X_EN_REACH + k]:
+        if has(ctx, X_EN_BALL + 2 * k, x):  # dist(enemy, x) <= its reach
             survive *= 1.0 - kill_seen(ip, ctx, fx, ctx[X_EN_ATT + k], defence)
     return 1.0 - survive
 
@@ -348,13 +388,13 @@ def hex_value(ip, s, params, side, c, x, carrying, field, ctx, fx, memo):
             hx = steps_home(ip, s, side, x)
             # out of the way of a friend carrying an Artefact home
             for k in range(nf):
-                if ctx[X_FC_C + k] != c and dist(ip, x, ctx[X_FC_POS + k]) <= \
-                        ctx[X_FC_MOVE + k] and hx < ctx[X_FC_HOME + k]:
+                if ctx[X_FC_C + k] != c and has(ctx, X_FC_ZONE + 2 * k, x) and \
+                        hx < ctx[X_FC_HOME + k]:
                     v -= W_CLEAR
             if params[ESCORT] > 0.0:
                 for k in range(nf):
                     # beside it, but never in front of it, where it would bar the way home
-                    if ctx[X_FC_C + k] != c and dist(ip, x, ctx[X_FC_POS + k]) == 1 and \
+                    if ctx[X_FC_C + k] != c and has(ctx, X_FC_NEAR + 2 * k, x) and \
                             hx >= ctx[X_FC_HOME + k]:
                         v += params[ESCORT]
         # a shot from here next turn, for counters that have a range
