@@ -13,7 +13,10 @@ odds on the most valuable target.  Its parameters change its style.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.core import cgutils
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from simcore.engine import DECISION, SEAT, frame_get
 from simcore.hex import state as S
@@ -79,7 +82,7 @@ def dist(ip, a, b):
     return ip[S.I_DIST + a * S.MAX_HEX + b]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def steps_home(ip, s, side, h):
     """Steps from hex ``h`` to ``side``'s base line around the Undergrowth (the rules count
     them when setup ends); a hex cut off counts as very far."""
@@ -99,13 +102,13 @@ def rows_from_home(ip, side, h):
     return max(r - (base - 1), 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def on_base(ip, side, h):
     k = S.I_BASE_BITS + 2 * side + (h >> 6)
     return (np.uint64(ip[k]) >> np.uint64(h & 63)) & _ONE != _ZERO
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=True)
 def kill_chance(ip, att, defence):
     need = ip[S.I_CRT + (defence - 1) * S.MAX_CRT_COLS + att - 1]
     faces = ip[S.I_DIE_FACES]
@@ -131,20 +134,6 @@ def danger(ip, s, side, c, x):
         if dist(ip, s[S.S_C_POS + e], x) <= reach_e:
             survive *= 1.0 - kill_chance(ip, ip[S.I_C_ATTACK + e], d)
     return 1.0 - survive
-
-
-@njit(cache=True, _nrt=False, forceinline=True)
-def danger_seen(ip, s, side, c, x, memo):
-    """``danger`` through a memo of one decision (the side is the same throughout, and the
-    danger to a counter depends on it only by its defence): ``memo[defence * MAX_HEX + x]``,
-    negative where not yet worked out."""
-    k = ip[S.I_C_DEFENCE + c] * S.MAX_HEX + x
-    v = memo[k]
-    if v < 0.0:
-        v = danger(ip, s, side, c, x)
-        memo[k] = v
-    return v
-
 
 
 FIELD_MAX = 15  # walking distances are held in four bit-planes: 0 .. 15 steps, 15 = far
@@ -209,71 +198,229 @@ def field_steps(field, x):
                     | (((field[8 + w] >> b) & _ONE) << np.uint64(3)))
 
 
+# ---- a decision's context: worked out once, read for every counter and hex it weighs -------
+# The heuristic's values are sums over the enemies on the board, the Artefacts and the
+# friends carrying one; a move decision weighs some 20 to 60 (counter, hex) pairs, so these
+# lists are made once per decision (in order, so every sum adds the same terms in the same
+# order as a loop over all counters would: the values, and so the choices, are the same to
+# the last bit), in two buffers on the stack of ``plan`` (no allocation).
+@intrinsic
+def stack_empty(typingctx, n, dtype):
+    """An uninitialised 1-d array of ``n`` (a constant) ``dtype`` on the caller's stack: free
+    to make, valid until the caller returns (numba's own arrays are allocated on the heap,
+    which costs more than a cheap decision)."""
+    if not isinstance(n, types.IntegerLiteral):
+        return None
+    size = n.literal_value
+    dt = dtype.dtype
+    arrty = types.Array(dt, 1, "C")
+
+    def codegen(context, builder, sig, args):
+        ptr = cgutils.alloca_once(builder, context.get_value_type(dt), size=size)
+        ary = make_array(arrty)(context, builder)
+        nbytes = context.get_abi_sizeof(context.get_value_type(dt))
+        item = context.get_constant(types.intp, nbytes)
+        populate_array(ary, data=ptr, shape=[context.get_constant(types.intp, size)],
+                       strides=[item], itemsize=item, meminfo=None)
+        return ary._getvalue()
+
+    return arrty(n, dtype), codegen
+
+
+_MC = S.MAX_COUNTERS
+_MA = S.MAX_ARTEFACTS
+X_N_EN = 0  # enemies on the board, in counter order:
+X_EN_POS = 1  # their hexes
+X_EN_REACH = X_EN_POS + _MC  # how far they strike next turn (move unless locked, plus range)
+X_EN_ATT = X_EN_REACH + _MC
+X_EN_DEF = X_EN_ATT + _MC
+X_EN_BALL = X_EN_DEF + _MC  # the hexes each strikes: two words an enemy
+X_EN_ANY = X_EN_BALL + 2 * _MC  # the hexes any strikes (two words)
+X_N_FC = X_EN_ANY + 2  # friends carrying an Artefact, in Artefact order:
+X_FC_C = X_N_FC + 1  # the counter
+X_FC_POS = X_FC_C + _MA
+X_FC_MOVE = X_FC_POS + _MA
+X_FC_HOME = X_FC_MOVE + _MA  # its steps home
+X_FC_ZONE = X_FC_HOME + _MA  # the hexes it may move to or through: two words a carrier
+X_FC_NEAR = X_FC_ZONE + 2 * _MA  # the hexes beside it: two words a carrier
+X_N_RA = X_FC_NEAR + 2 * _MA  # Artefacts out and not a friend's, in order:
+X_RA_HEX = X_N_RA + 1
+X_RA_HUNT = X_RA_HEX + _MA  # 1: an enemy carries it
+X_KILL_OK = X_RA_HUNT + _MA  # bits of the kill chances worked out (below)
+X_MEMO_OK = X_KILL_OK + 1  # bits of the danger memo worked out: two words a defence
+X_SIZE = X_MEMO_OK + 2 * (S.MAX_CRT_ROWS + 1)
+KILL_ROW = S.MAX_CRT_ROWS + 1
+F_KILL = 0  # float words: kill chances [attack * KILL_ROW + defence], worked out when needed
+F_MEMO = F_KILL + (S.MAX_CRT_COLS + 1) * KILL_ROW  # danger [defence * MAX_HEX + hex]
+F_SIZE = F_MEMO + DANGER_MEMO
+
+
 @njit(cache=True, _nrt=False)
-def hex_value(ip, s, params, side, c, x, carrying, field, memo):
+def ball(ip, h, r, out, k):
+    """The hexes within ``r`` steps of hex ``h`` (``dist`` <= r) into ``out[k], out[k + 1]``."""
+    if r <= S.MAX_BALL:
+        i = S.I_BALL_BITS + (h * (S.MAX_BALL + 1) + max(r, 0)) * 2
+        out[k] = ip[i] if r >= 0 else 0
+        out[k + 1] = ip[i + 1] if r >= 0 else 0
+        return
+    w0 = np.int64(0)
+    w1 = np.int64(0)
+    for g in range(ip[S.I_N_HEX]):
+        if dist(ip, h, g) <= r:
+            if g < 64:
+                w0 |= np.int64(1) << g
+            else:
+                w1 |= np.int64(1) << (g - 64)
+    out[k] = w0
+    out[k + 1] = w1
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def has(ctx, k, x):
+    """Is hex ``x`` in the set of words ``ctx[k], ctx[k + 1]``?"""
+    return (ctx[k + (x >> 6)] >> (x & 63)) & 1 == 1
+
+
+@njit(cache=True, _nrt=False)
+def context(ip, s, side, ctx):
+    """Fill ``ctx`` (``X_*``) for a decision of ``side``."""
+    n = 0
+    ctx[X_EN_ANY] = 0
+    ctx[X_EN_ANY + 1] = 0
+    for e in range(ip[S.I_N_COUNTERS]):
+        if ip[S.I_C_SIDE + e] == side or s[S.S_C_STATUS + e] != S.CS_ON_BOARD:
+            continue
+        ctx[X_EN_POS + n] = s[S.S_C_POS + e]
+        ctx[X_EN_REACH + n] = ip[S.I_C_RANGE + e] + (
+            0 if s[S.S_C_LOCKED + e] == 1 else ip[S.I_C_MOVE + e])
+        ctx[X_EN_ATT + n] = ip[S.I_C_ATTACK + e]
+        ctx[X_EN_DEF + n] = ip[S.I_C_DEFENCE + e]
+        ball(ip, ctx[X_EN_POS + n], ctx[X_EN_REACH + n], ctx, X_EN_BALL + 2 * n)
+        ctx[X_EN_ANY] |= ctx[X_EN_BALL + 2 * n]
+        ctx[X_EN_ANY + 1] |= ctx[X_EN_BALL + 2 * n + 1]
+        n += 1
+    ctx[X_N_EN] = n
+    nf = 0
+    nr = 0
+    for a in range(ip[S.I_N_ARTEFACTS]):
+        h = s[S.S_A_HEX + a]
+        carrier = s[S.S_A_CARRIER + a] - 1
+        friend = carrier >= 0 and ip[S.I_C_SIDE + carrier] == side
+        if friend:
+            cx = s[S.S_C_POS + carrier]
+            ctx[X_FC_C + nf] = carrier
+            ctx[X_FC_POS + nf] = cx
+            ctx[X_FC_MOVE + nf] = ip[S.I_C_MOVE + carrier]
+            ctx[X_FC_HOME + nf] = steps_home(ip, s, side, cx)
+            ball(ip, cx, ip[S.I_C_MOVE + carrier], ctx, X_FC_ZONE + 2 * nf)
+            ctx[X_FC_NEAR + 2 * nf] = ip[S.I_NB_BITS + 2 * cx]
+            ctx[X_FC_NEAR + 2 * nf + 1] = ip[S.I_NB_BITS + 2 * cx + 1]
+            nf += 1
+        elif h >= 0 and not on_base(ip, side, h):
+            ctx[X_RA_HEX + nr] = h
+            ctx[X_RA_HUNT + nr] = 1 if carrier >= 0 else 0
+            nr += 1
+    ctx[X_N_FC] = nf
+    ctx[X_N_RA] = nr
+    ctx[X_KILL_OK] = 0
+    for k in range(2 * (S.MAX_CRT_ROWS + 1)):
+        ctx[X_MEMO_OK + k] = 0
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def kill_seen(ip, ctx, fx, att, defence):
+    """``kill_chance`` through the decision's table (the same division, made once)."""
+    k = att * KILL_ROW + defence
+    if (ctx[X_KILL_OK] >> k) & 1 == 0:
+        fx[F_KILL + k] = kill_chance(ip, att, defence)
+        ctx[X_KILL_OK] |= np.int64(1) << k
+    return fx[F_KILL + k]
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def danger_of(ip, ctx, fx, defence, x):
+    """``danger`` from the decision's list of enemies (the same product, in the same order)."""
+    if not has(ctx, X_EN_ANY, x):
+        return 0.0  # (1.0 - 1.0)
+    survive = 1.0
+    for k in range(ctx[X_N_EN]):
+        if has(ctx, X_EN_BALL + 2 * k, x):  # dist(enemy, x) <= its reach
+            survive *= 1.0 - kill_seen(ip, ctx, fx, ctx[X_EN_ATT + k], defence)
+    return 1.0 - survive
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def danger_memo(ip, ctx, fx, defence, x):
+    """``danger_of`` remembered for the decision: the danger to a counter depends on it only
+    by its defence, and several counters weigh the same hexes."""
+    b = X_MEMO_OK + 2 * defence + (x >> 6)
+    bit = np.int64(1) << (x & 63)
+    k = F_MEMO + defence * S.MAX_HEX + x
+    if ctx[b] & bit == 0:
+        fx[k] = danger_of(ip, ctx, fx, defence, x)
+        ctx[b] |= bit
+    return fx[k]
+
+
+@njit(cache=True, _nrt=False, forceinline=True)
+def hex_value(ip, s, params, side, c, x, carrying, field, ctx, fx, memo):
     """How good hex ``x`` is for counter ``c`` (higher is better); ``field`` is
-    ``fetch_field`` of the side."""
+    ``fetch_field`` of the side, ``ctx`` and ``fx`` the decision's ``context``; ``memo``: keep
+    the danger of each hex for the other counters of the decision."""
     v = 0.0
     if carrying:
         v -= W_HOME * steps_home(ip, s, side, x)
         if on_base(ip, side, x):
             v += W_ARRIVE
     else:
-        for a in range(ip[S.I_N_ARTEFACTS]):
-            h = s[S.S_A_HEX + a]
-            if h < 0 or on_base(ip, side, h):
-                continue
-            carrier = s[S.S_A_CARRIER + a] - 1
-            if carrier >= 0 and carrier != c and ip[S.I_C_SIDE + carrier] == side:
-                continue  # a friend has it
-            if h == x and carrier < 0:
+        att = ip[S.I_C_ATTACK + c]
+        for k in range(ctx[X_N_RA]):
+            h = ctx[X_RA_HEX + k]
+            if ctx[X_RA_HUNT + k] == 1:  # hunt the enemy carrier
+                v -= W_HUNT * params[AGGRESSION] * att * dist(ip, x, h)
+            elif h == x:
                 v += W_GRAB
-            if carrier >= 0 and ip[S.I_C_SIDE + carrier] != side:  # hunt the enemy carrier
-                v -= W_HUNT * params[AGGRESSION] * ip[S.I_C_ATTACK + c] * dist(ip, x, h)
         steps = field_steps(field, x)
         if steps >= 0:
             v -= W_APPROACH * steps
-        # out of the way of a friend carrying an Artefact home
-        for a in range(ip[S.I_N_ARTEFACTS]):
-            carrier = s[S.S_A_CARRIER + a] - 1
-            if carrier >= 0 and carrier != c and ip[S.I_C_SIDE + carrier] == side:
-                cx = s[S.S_C_POS + carrier]
-                if dist(ip, x, cx) <= ip[S.I_C_MOVE + carrier] and \
-                        steps_home(ip, s, side, x) < steps_home(ip, s, side, cx):
+        nf = ctx[X_N_FC]
+        if nf > 0:
+            hx = steps_home(ip, s, side, x)
+            # out of the way of a friend carrying an Artefact home
+            for k in range(nf):
+                if ctx[X_FC_C + k] != c and has(ctx, X_FC_ZONE + 2 * k, x) and \
+                        hx < ctx[X_FC_HOME + k]:
                     v -= W_CLEAR
-        if params[ESCORT] > 0.0:
-            for a in range(ip[S.I_N_ARTEFACTS]):
-                carrier = s[S.S_A_CARRIER + a] - 1
-                if carrier >= 0 and carrier != c and ip[S.I_C_SIDE + carrier] == side:
-                    cx = s[S.S_C_POS + carrier]
+            if params[ESCORT] > 0.0:
+                for k in range(nf):
                     # beside it, but never in front of it, where it would bar the way home
-                    if dist(ip, x, cx) == 1 and \
-                            steps_home(ip, s, side, x) >= steps_home(ip, s, side, cx):
+                    if ctx[X_FC_C + k] != c and has(ctx, X_FC_NEAR + 2 * k, x) and \
+                            hx >= ctx[X_FC_HOME + k]:
                         v += params[ESCORT]
         # a shot from here next turn, for counters that have a range
-        if ip[S.I_C_RANGE + c] >= 1 and params[AGGRESSION] > 0.0:
-            for e in range(ip[S.I_N_COUNTERS]):
-                if ip[S.I_C_SIDE + e] != side and s[S.S_C_STATUS + e] == S.CS_ON_BOARD:
-                    dd = dist(ip, x, s[S.S_C_POS + e])
-                    if 1 <= dd <= ip[S.I_C_RANGE + c]:
-                        v += params[AGGRESSION] * kill_chance(ip, ip[S.I_C_ATTACK + c],
-                                                              ip[S.I_C_DEFENCE + e])
-                        break
+        rc = ip[S.I_C_RANGE + c]
+        if rc >= 1 and params[AGGRESSION] > 0.0:
+            for k in range(ctx[X_N_EN]):
+                dd = dist(ip, x, ctx[X_EN_POS + k])
+                if 1 <= dd <= rc:
+                    v += params[AGGRESSION] * kill_seen(ip, ctx, fx, att, ctx[X_EN_DEF + k])
+                    break
     # an enemy in the hex means a melee next turn: worth it by the odds, times aggression
     enemy = (s[S.S_H_BAD + x] if side == 0 else s[S.S_H_GOOD + x]) - 1
     if enemy >= 0:
-        p = kill_chance(ip, ip[S.I_C_ATTACK + c], ip[S.I_C_DEFENCE + enemy])
+        p = kill_seen(ip, ctx, fx, ip[S.I_C_ATTACK + c], ip[S.I_C_DEFENCE + enemy])
         worth = ip[S.I_C_ATTACK + enemy] + ip[S.I_C_DEFENCE + enemy]
         if s[S.S_C_CARRY + enemy] > 0:
             worth += 10.0
         v += params[AGGRESSION] * p * worth
-    v -= params[CAUTION] * W_DANGER * danger_seen(ip, s, side, c, x, memo) * (
-        3.0 if carrying else 1.0)
+    d = ip[S.I_C_DEFENCE + c]
+    dg = danger_memo(ip, ctx, fx, d, x) if memo else danger_of(ip, ctx, fx, d, x)
+    v -= params[CAUTION] * W_DANGER * dg * (3.0 if carrying else 1.0)
     return v
 
 
 @njit(cache=True, _nrt=False)
-def best_move(ip, s, params, c, leave, field, rng, memo):
+def best_move(ip, s, params, c, leave, field, rng, ctx, fx, memo):
     """(best hex, its gain over staying) for counter ``c``; each hex's value gets its
     ``tie_noise``."""
     side = ip[S.I_C_SIDE + c]
@@ -281,17 +428,18 @@ def best_move(ip, s, params, c, leave, field, rng, memo):
     here = s[S.S_C_POS + c]
     # a carrier leaving its Artefact at home keeps it home whatever it does: it weighs hexes
     # as a counter without one
-    stay = hex_value(ip, s, params, side, c, here, carrying, field, memo)
+    stay = hex_value(ip, s, params, side, c, here, carrying, field, ctx, fx, memo)
     lo, hi = reach(ip, s, c, leave)
     best = -1
     best_v = NEG
+    tie = params[TIE_NOISE]
     for word in range(2):
         x = lo if word == 0 else hi
         while x != _ZERO:
             h = 64 * word + lowest_bit(x)
             x &= x - _ONE
-            v = hex_value(ip, s, params, side, c, h, carrying, field, memo) \
-                + noise(params[TIE_NOISE], rng)
+            v = hex_value(ip, s, params, side, c, h, carrying, field, ctx, fx, memo) \
+                + noise(tie, rng)
             if v > best_v:
                 best_v = v
                 best = h
@@ -426,7 +574,9 @@ def plan(ip, fp, s, view, mask, params, rng):
     if d == S.D_MOVE_PICK:
         # the counter with the most to gain; carriers first at equal gain
         field = fetch_field(ip, s, side)
-        memo = np.full(DANGER_MEMO, -1.0)
+        ctx = stack_empty(X_SIZE, np.int64)
+        fx = stack_empty(F_SIZE, np.float64)
+        context(ip, s, side, ctx)
         best = S.A_END
         best_v = params[MIN_GAIN]
         for c in range(ip[S.I_N_COUNTERS]):
@@ -438,7 +588,7 @@ def plan(ip, fp, s, view, mask, params, rng):
                     leave = 1
                 else:
                     continue  # it stays on its Artefact at home
-            h, gain = best_move(ip, s, params, c, leave, field, rng, memo)
+            h, gain = best_move(ip, s, params, c, leave, field, rng, ctx, fx, True)
             if h < 0:
                 continue
             if s[S.S_C_CARRY + c] > 0 and gain > 0.0:
@@ -468,19 +618,22 @@ def plan(ip, fp, s, view, mask, params, rng):
     if d == S.D_MOVE_TO:
         c = frame_get(s, 0)
         field = fetch_field(ip, s, side)
-        memo = np.full(DANGER_MEMO, -1.0)
+        ctx = stack_empty(X_SIZE, np.int64)
+        fx = stack_empty(F_SIZE, np.float64)
+        context(ip, s, side, ctx)
         if frame_get(s, 2) > 0:  # walking on after leaving its Artefact in passing
             best = -1
             best_v = NEG
             for h in range(n_hex):
                 if mask[h]:
-                    v = hex_value(ip, s, params, side, c, h, False, field, memo) \
+                    v = hex_value(ip, s, params, side, c, h, False, field, ctx, fx, True) \
                         + noise(params[TIE_NOISE], rng)
                     if v > best_v:
                         best_v = v
                         best = h
             return best
-        h, _ = best_move(ip, s, params, c, frame_get(s, 1), field, rng, memo)
+        # (one counter: each hex is weighed once, so no memo)
+        h, _ = best_move(ip, s, params, c, frame_get(s, 1), field, rng, ctx, fx, False)
         return h if h >= 0 else first_legal(mask)
     if d == S.D_ATTACK_PICK:
         # the attack with the best odds on the most valuable target (never declined: an

@@ -212,6 +212,11 @@ def compile_params(rules: RulesData) -> HexParams:
         _bits(ip, S.I_NB_BITS + h * S.BIT_WORDS, [x for x in nbs if x >= 0])
         for g in range(n_hex):
             ip[S.I_DIST + h * S.MAX_HEX + g] = hex_distance((r, c), divmod(g, cols))
+    for h in range(n_hex):
+        row = ip[S.I_DIST + h * S.MAX_HEX:S.I_DIST + h * S.MAX_HEX + n_hex]
+        for r in range(S.MAX_BALL + 1):
+            _bits(ip, S.I_BALL_BITS + (h * (S.MAX_BALL + 1) + r) * S.BIT_WORDS,
+                  np.flatnonzero(row <= r).tolist())
     _bits(ip, S.I_BASE_BITS + S.GOOD * S.BIT_WORDS, good_line)
     _bits(ip, S.I_BASE_BITS + S.BAD * S.BIT_WORDS, bad_line)
     _bits(ip, S.I_MIDDLE_BITS, mid)

@@ -128,6 +128,11 @@ I_COL = PARAMS.array("col_of", MAX_HEX)
 I_DIST = PARAMS.array("dist", MAX_HEX * MAX_HEX)  # [a * MAX_HEX + b]
 # the hexes counter c can shoot into from hex h (distance 1 .. its range): [(c * MAX_HEX + h) * 2]
 I_C_RANGE_BITS = PARAMS.array("counter_range_bits", MAX_COUNTERS * MAX_HEX * BIT_WORDS)
+# the hexes within r steps of hex h (r = 0 .. MAX_BALL; the board's distances, as ``dist``):
+# [(h * (MAX_BALL + 1) + r) * 2].  Read-only, for the strategies (how far an enemy strikes,
+# where a carrier may pass); the rules do not read it.
+MAX_BALL = 23  # a counter's move and range at their largest (12 + 10), and one more
+I_BALL_BITS = PARAMS.array("ball_bits", MAX_HEX * (MAX_BALL + 1) * BIT_WORDS)
 I_SIZE = PARAMS.size
 
 # ---- float parameters: fp (search's valuation, not rules) -----------------------------------
