@@ -785,20 +785,21 @@ def _table_search_parts(members: list, seat_of: list[int], searching: list[int],
     """``strategy_parts`` of a table whose searching seats play different search strategies:
     ``strategies.search.table_search`` with every member's own parameter block (a table with
     one search strategy keeps the plain path: its records are those it always had)."""
+    from simcore.rules_data import RulesError  # (a ValueError every command says in a line)
     from strategies import search as S
 
     rollouts = {id(members[k].fn) for k in searching}
     if len(rollouts) > 1:
         said = ", ".join(f"{members[k].name} with {getattr(members[k].rollout, 'name', '?')}"
                          for k in searching)
-        raise ValueError("the search strategies at a table share one rollout player, and "
+        raise RulesError("the search strategies at a table share one rollout player, and "
                          f"these roll out with different ones ({said}); give them the same "
                          "rollout")
     blocks = []
     for k in searching:
         alg = S.algorithm_of(members[k].search_fn)
         if alg is None:
-            raise ValueError(f"{members[k].name} cannot share a table with another search "
+            raise RulesError(f"{members[k].name} cannot share a table with another search "
                              "(a table of several searches holds mcts, flat_mc and improve)")
         qp, ints, floats = members[k].search_setup(ip)
         blocks.append((alg, qp, rows[k], ints, floats))

@@ -101,13 +101,19 @@ def rung_config(game: Game, rung: Rung, overrides: Iterable[str] | Mapping[str, 
     seats = game.seats(game.configure(base, None, rules_path).rules)
     if not 0 <= seat < seats:
         raise RulesError(f"--seat {seat}: {game.name} has seats 0 to {seats - 1} here")
+    from experiments.analysis.tournament import rollout_of
+
     specs = registry.specs(game.name)
-    if (specs[rung.strategy].search is not None and specs[field_strategy.name].search is not None
-            and (rung.strategy, dict(rung.params)) != (field_strategy.name,
-                                                       field_strategy.settings())):
-        raise RulesError(f"--field {field_strategy.label}: the rung {rung.label} searches too, "
-                         "and the step engine seats one search strategy a table; give a field "
-                         "that does not search (e.g. heuristic)")
+    if specs[rung.strategy].search is not None:
+        from experiments.running.entrants import Entrant
+
+        mine = rollout_of(game.name, Entrant(rung.strategy, None, tuple(rung.params.items())))
+        theirs = rollout_of(game.name, field_strategy)
+        if theirs is not None and theirs != mine:
+            raise RulesError(f"--field {field_strategy.label}: it searches rolling out with "
+                             f"{theirs}, the rung {rung.label} with {mine}, and the searches at "
+                             "one table share one rollout player; give the field the rung's "
+                             f"rollout ({{rollout={mine}}}) or a field that does not search")
     over = dict(base)
     for k in range(seats):
         over[f"strategy.seat_{k}"] = rung.strategy if k == seat else field_strategy.name
