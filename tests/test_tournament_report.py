@@ -140,16 +140,48 @@ def test_report_rebuilds_a_tournaments_report_from_its_results(tour, tmp_path):
     assert "## Overview" not in md and (copy / "chart-wins.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_report_on_a_ladder_or_an_unfinished_tournament_is_refused_in_one_line(tour, tmp_path):
+def test_report_rebuilds_a_ladder_from_its_ladder_json(tmp_path):
+    from experiments.analysis.ladder import run_ladder
+
+    out = tmp_path / "ladder"
+    result = run_ladder("hex", None, games=6, seed=2, budgets=(3,), search="flat_mc",
+                        search_params={"depth": 2})
+    result.write(out)
+    stored = json.loads((out / "ladder.json").read_text())
+    assert [r["wins"] for r in stored["rungs"]] == [r.rate.successes for r in result.rungs]
+    command = json.loads((out / "manifest.json").read_text())["command"]
+    assert command == (f"cthulhu-sim ladder hex --games 6 --seed 2 --budgets 3 --search "
+                       f"'flat_mc{{depth=2}}' --out {out}")
+    md = (out / "report.md").read_text()
+    assert "## Reproduce" in md and "cthulhu-sim ladder hex --games 6" in md
+    for name in ("report.md", "report.html", "chart-ladder.png"):
+        (out / name).unlink()
+    r = invoke("report", out)
+    assert r.exit_code == 0, r.output
+    assert (out / "report.md").read_text() == md
+    assert (out / "chart-ladder.png").read_bytes()[:4] == b"\x89PNG"
+    assert (out / "report.html").read_text().count("data:image/png;base64") == 1
+    assert "strength ladder" in r.stdout and "flat_mc 3" in r.stdout
+    r = invoke("report", out, "--csv")
+    assert r.exit_code != 0 and r.stderr.count("\n") == 1 and "--csv" in r.stderr
+
+
+def test_report_on_an_old_ladder_or_an_unfinished_tournament_is_refused_in_one_line(
+        tour, tmp_path):
     import shutil
     from pathlib import Path
 
     ladder = tmp_path / "ladder"
     shutil.copytree(Path(__file__).parents[1] / "reports" / "hex-ladder", ladder)
+    (ladder / "ladder.json").unlink()  # a ladder written before ladders kept it
+    m = json.loads((ladder / "manifest.json").read_text())
+    m.pop("command", None)
+    (ladder / "manifest.json").write_text(json.dumps(m))
     r = invoke("report", ladder)
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1
-    assert "a ladder's folder" in r.stderr and "Traceback" not in r.output
+    assert "has no ladder.json" in r.stderr and "play it again" in r.stderr
+    assert "cthulhu-sim ladder hex" in r.stderr and "Traceback" not in r.output
     _, out, _ = tour
     part = tmp_path / "part"
     shutil.copytree(out, part)
