@@ -104,7 +104,11 @@ policy, sp, qp, rng, wi, wf, ev, evn) -> action``, with the game's functions ``g
 simulate, its own rollout player (``policy``; it knows nothing of the other seats'
 strategies), a stream derived from (seed, playout, decision), and workspaces ``wi``/``wf``
 the runner allocates once per thread.  The engine knows only its type; ``no_search`` stands in
-when no seat searches.
+when no seat searches.  A table whose searching seats play different searches (``mcts:50``
+against ``mcts:200``, ``flat_mc`` against ``mcts``) is handed ``search.table_search``, whose
+``qp`` holds every member's own block (``search.table_setup``; ``Q_SEATS`` is still the union
+of the searching seats); its members share the one rollout player (rollout parameters may
+differ), and a table with one search strategy takes the plain path.
 
 Seeding
 -------
@@ -762,8 +766,8 @@ def strategy_parts(strategy: Any, ip: np.ndarray) -> tuple:
     seat_pol[:n_seats] = [UNIFORM if getattr(members[m], "uniform", False) else m
                           for m in seat_of]
     searching = [k for k, m in enumerate(members) if getattr(m, "search_fn", None) is not None]
-    if len(searching) > 1:
-        raise ValueError("a table may hold one search strategy (it may sit at several seats)")
+    if len(searching) > 1:  # different searches at one table: one combined search
+        return _table_search_parts(members, seat_of, searching, rows, ip, pols, sps, seat_pol)
     if not searching:
         return (pols, sps, seat_pol, no_search, fns[0], rows[0], np.zeros(1, dtype=np.float64),
                 0, 0)
@@ -773,6 +777,39 @@ def strategy_parts(strategy: Any, ip: np.ndarray) -> tuple:
     if len(members) > 1:  # at a table the search plays its own seats
         qp[Q_SEATS] = sum(1 << s for s in range(n_seats) if seat_of[s] == k)
     return (pols, sps, seat_pol, searcher.search_fn, searcher.fn, rows[k], qp, ints, floats)
+
+
+def _table_search_parts(members: list, seat_of: list[int], searching: list[int],
+                        rows: list[np.ndarray], ip: np.ndarray, pols: tuple, sps: np.ndarray,
+                        seat_pol: np.ndarray) -> tuple:
+    """``strategy_parts`` of a table whose searching seats play different search strategies:
+    ``strategies.search.table_search`` with every member's own parameter block (a table with
+    one search strategy keeps the plain path: its records are those it always had)."""
+    from simcore.rules_data import RulesError  # (a ValueError every command says in a line)
+    from strategies import search as S
+
+    rollouts = {id(members[k].fn) for k in searching}
+    if len(rollouts) > 1:
+        said = ", ".join(f"{members[k].name} with {getattr(members[k].rollout, 'name', '?')}"
+                         for k in searching)
+        raise RulesError("the search strategies at a table share one rollout player, and "
+                         f"these roll out with different ones ({said}); give them the same "
+                         "rollout")
+    blocks = []
+    for k in searching:
+        alg = S.algorithm_of(members[k].search_fn)
+        if alg is None:
+            raise RulesError(f"{members[k].name} cannot share a table with another search "
+                             "(a table of several searches holds mcts, flat_mc and improve)")
+        qp, ints, floats = members[k].search_setup(ip)
+        blocks.append((alg, qp, rows[k], ints, floats))
+    n_seats = len(seat_of)
+    seat_member = [searching.index(seat_of[s]) if seat_of[s] in searching else -1
+                   for s in range(n_seats)]
+    qp, ints, floats = S.table_setup(blocks, seat_member)
+    first = searching[0]
+    return (pols, sps, seat_pol, S.table_search, members[first].fn, rows[first], qp, ints,
+            floats)
 
 
 def policy_values(strategy: Any) -> np.ndarray:

@@ -603,3 +603,85 @@ def search_specs(game: str, rollouts: list[str]) -> list[StrategySpec]:
             "budget is spent by sequential halving over the challengers."), improve,
             setup_improve),
     ]
+
+
+# ---- a table of several search strategies ---------------------------------------------------
+# The driver hands one search function one parameter vector ``qp``.  A table whose searching
+# seats play different searches (``mcts:50`` against ``mcts:200``, ``flat_mc`` against
+# ``mcts``) is handed ``table_search`` and a ``qp`` that holds each member's own block: a header
+# (the union of the searching seats at the engine's ``Q_SEATS``, then for each seat the member
+# that searches there), a directory (for each member its algorithm and where its parameters,
+# its rollout player's parameters and its workspace lie), then the members' own vectors as
+# their ``setup`` made them.  Each seat's search is called directly, with its own slices: it
+# sees exactly what it would see alone at the table.  The driver's one rollout policy is
+# every member's (``engine.strategy_parts`` refuses a table whose searches roll out with
+# different players); the members' rollout parameters may differ (each block holds its own).
+ALG_MCTS, ALG_FLAT_MC, ALG_IMPROVE = 0, 1, 2
+T_MEMBERS = Q_SEATS + 1  # search members at the table
+T_SEAT_MEMBER = Q_SEATS + 2  # MAX_SEATS words: the member searching at each seat (-1: none)
+T_DIRECTORY = T_SEAT_MEMBER + 8
+# a member's directory entry: algorithm, then (offset, length) of its qp block in qp, of its
+# rollout parameters in qp, of its int workspace in wi and of its float workspace in wf
+D_ALG, D_QP, D_QP_LEN, D_SP, D_SP_LEN, D_WI, D_WI_LEN, D_WF, D_WF_LEN = range(9)
+D_WIDTH = 9
+
+
+@njit(cache=True)
+def table_search(g, ip, fp, s, view, mask, policy, sp, qp, rng, wi, wf, ev, evn):
+    """The search of a table of several search strategies: the deciding seat's own search
+    (mcts, flat_mc or improve) with its own parameters, rollout parameters and workspace,
+    all carved from the table's vectors (see ``table_setup``)."""
+    member = np.int64(qp[T_SEAT_MEMBER + s[SEAT]])
+    d = T_DIRECTORY + member * D_WIDTH
+    alg = np.int64(qp[d + D_ALG])
+    q0 = np.int64(qp[d + D_QP])
+    q = qp[q0:q0 + np.int64(qp[d + D_QP_LEN])]
+    s0 = np.int64(qp[d + D_SP])
+    msp = qp[s0:s0 + np.int64(qp[d + D_SP_LEN])]
+    i0 = np.int64(qp[d + D_WI])
+    mwi = wi[i0:i0 + np.int64(qp[d + D_WI_LEN])]
+    f0 = np.int64(qp[d + D_WF])
+    mwf = wf[f0:f0 + np.int64(qp[d + D_WF_LEN])]
+    if alg == ALG_MCTS:
+        return mcts(g, ip, fp, s, view, mask, policy, msp, q, rng, mwi, mwf, ev, evn)
+    if alg == ALG_FLAT_MC:
+        return flat_mc(g, ip, fp, s, view, mask, policy, msp, q, rng, mwi, mwf, ev, evn)
+    return improve(g, ip, fp, s, view, mask, policy, msp, q, rng, mwi, mwf, ev, evn)
+
+
+def algorithm_of(search_fn) -> int | None:
+    """The algorithm id ``table_search`` calls for a search function (None: not one of
+    mcts, flat_mc and improve)."""
+    return {id(mcts): ALG_MCTS, id(flat_mc): ALG_FLAT_MC, id(improve): ALG_IMPROVE}.get(
+        id(search_fn))
+
+
+def table_setup(members: list[tuple[int, np.ndarray, np.ndarray, int, int]],
+                seat_member: list[int]) -> tuple[np.ndarray, int, int]:
+    """``table_search``'s parameter vector and workspace words, from each search member's
+    (algorithm, its own qp, its rollout parameters, int words, float words) and the member
+    searching at each seat (-1 for a seat that does not search)."""
+    if len(seat_member) > 8:
+        raise ValueError("table_search holds at most 8 seats")
+    head = T_DIRECTORY + D_WIDTH * len(members)
+    size = head + sum(q.size + r.size for _, q, r, _, _ in members)
+    qp = np.zeros(size, dtype=np.float64)
+    qp[Q_SEATS] = sum(1 << k for k, m in enumerate(seat_member) if m >= 0)
+    qp[T_MEMBERS] = len(members)
+    qp[T_SEAT_MEMBER:T_SEAT_MEMBER + 8] = -1
+    qp[T_SEAT_MEMBER:T_SEAT_MEMBER + len(seat_member)] = seat_member
+    at, ints, floats = head, 0, 0
+    for m, (alg, q, r, wi, wf) in enumerate(members):
+        d = T_DIRECTORY + m * D_WIDTH
+        qp[d + D_ALG] = alg
+        qp[d + D_QP], qp[d + D_QP_LEN] = at, q.size
+        qp[at:at + q.size] = q
+        at += q.size
+        qp[d + D_SP], qp[d + D_SP_LEN] = at, r.size
+        qp[at:at + r.size] = r
+        at += r.size
+        qp[d + D_WI], qp[d + D_WI_LEN] = ints, max(int(wi), 1)
+        qp[d + D_WF], qp[d + D_WF_LEN] = floats, max(int(wf), 1)
+        ints += max(int(wi), 1)
+        floats += max(int(wf), 1)
+    return qp, ints, floats

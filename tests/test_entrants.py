@@ -143,9 +143,19 @@ def test_each_refusal_is_one_line_and_writes_nothing(args, words, tmp_path, monk
     assert _snapshot(tmp_path) == []
 
 
-def test_a_search_field_against_search_rungs_is_refused():
-    r = invoke("ladder", "hex", "--field", "mcts:50", "--budgets", "10", "--games", "2", "-q")
-    assert r.exit_code != 0 and "one search strategy a table" in r.stderr, r.output
+def test_a_search_field_rolling_out_otherwise_than_the_rungs_is_refused():
+    r = invoke("ladder", "hex", "--field", "mcts:50{rollout=random}", "--budgets", "10",
+               "--games", "2", "-q")
+    assert r.exit_code != 0 and "share one rollout player" in r.stderr, r.output
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_a_search_field_against_search_rungs_plays():
+    from experiments.analysis.ladder import run_ladder
+
+    result = run_ladder("hex", None, games=2, seed=1, budgets=(3,), search_params={"depth": 2},
+                        field_strategy="mcts:5{depth=2}")
+    assert result.rungs[-1].rung.label == "mcts 3" and result.field == "mcts:5{depth=2}"
 
 
 def test_entrants_from_a_small_toml_file(tmp_path):

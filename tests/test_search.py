@@ -192,6 +192,112 @@ def test_a_table_with_a_search_seat_searches_there_only():
     assert (rec["searches"] > 0).all()
 
 
+def _seat_config(g, seat: int, strategy: str, params: dict, over: dict):
+    """A table with ``strategy`` (and its ``params``) at ``seat`` and the heuristic elsewhere:
+    one search strategy, the engine's plain path."""
+    seats = int(g.configure(over).params.ip[E.P_SEATS])
+    table = {**over, **{f"strategy.seat_{k}": "heuristic" for k in range(seats)}}
+    table[f"strategy.seat_{seat}"] = strategy
+    table.update({f"strategy.seat_{seat}.{k}": v for k, v in params.items()})
+    return g.configure(table, "table")
+
+
+def _search_answer(g, config, st, seed: int, index: int) -> int:
+    """The answer of ``config``'s one search at ``st``, from the stream the driver gives
+    decision ``st.s[DECISIONS]`` of playout ``index`` of run ``seed``."""
+    from simcore.kernels import RNG_WORDS
+
+    ip, fp = config.params.ip, config.params.fp
+    pols, sps, seat_pol, search, rpol, rsp, qp, wi, wf = E.strategy_parts(config.strategy, ip)
+    mask = np.zeros(ip[E.P_MASK_SIZE], dtype=np.uint8)
+    g.functions()[1](ip, fp, st.s, st.h, mask)
+    view = np.zeros(max(ip[E.P_VIEW_SIZE], 1), dtype=np.int64)
+    g.functions()[3](ip, fp, st.s, st.h, st.seat, view)
+    qrng = np.empty(RNG_WORDS, dtype=np.uint64)
+    E.rng_seed_stream(qrng, seed, index, E.STREAM_SEARCH, int(st.s[E.DECISIONS]))
+    ev = np.zeros((0, E.EV_WIDTH), dtype=np.int64)
+    return int(E.search_runner()(search, g.functions(), ip, fp, st.s, view, mask, rpol, rsp,
+                                 qp, qrng, np.zeros(max(wi, 1), dtype=np.int64),
+                                 np.zeros(max(wf, 1)), ev, np.zeros(1, dtype=np.int64)))
+
+
+# two different searches at one table: (game, settings, seat 0's, seat 1's)
+TWO_SEARCHES = [
+    ("hex", {}, ("mcts", {"iterations": 8, "depth": 4}),
+     ("flat_mc", {"iterations": 12, "depth": 4})),
+    ("wakeup", {"players": 2}, ("mcts", {"iterations": 8, "depth": 4}),
+     ("mcts", {"iterations": 20, "depth": 4})),
+    # the same search and budget, rolling out with different parameters of the heuristic
+    ("hex", {}, ("mcts", {"iterations": 8, "depth": 4, "rollout.aggression": 1.0}),
+     ("mcts", {"iterations": 8, "depth": 4})),
+]
+
+
+@pytest.mark.parametrize("name,over,first,second", TWO_SEARCHES,
+                         ids=["hex-mcts-flat_mc", "wakeup-mcts-8-20", "hex-rollout-params"])
+def test_two_different_searches_at_one_table_each_search_their_own_seat(
+        name, over, first, second, restore_threads):
+    """Every searched decision of the table's games is the answer the deciding seat's own
+    search gives alone (its algorithm, budget, rollout parameters and stream): a seat handed
+    the other member's block, parameters or workspace would answer otherwise somewhere."""
+    import numba
+
+    g = get_game(name)
+    table = {**over, "strategy.seat_0": first[0], "strategy.seat_1": second[0]}
+    for seat, (_, params) in enumerate((first, second)):
+        table.update({f"strategy.seat_{seat}.{k}": v for k, v in params.items()})
+    cfg = g.configure(table, "table")
+    parts = E.strategy_parts(cfg.strategy, cfg.params.ip)
+    from strategies import search as S
+
+    assert parts[3] is S.table_search and parts[6][E.Q_SEATS] == 3
+    alone = [_seat_config(g, seat, s, p, over) for seat, (s, p) in enumerate((first, second))]
+    seed = 5
+    checked = {0: 0, 1: 0}
+    for index in range(2):
+        events, rec = g.trace_events(cfg, seed, index)
+        st = g.new_state(cfg, seed, index)
+        for row in events[events[:, 0] == E.EV_DECIDE]:
+            seat, action, searched = int(row[1]), int(row[3]), int(row[6])
+            if searched:
+                assert _search_answer(g, alone[seat], st, seed, index) == action, (
+                    f"playout {index}, decision {int(st.s[E.DECISIONS])}, seat {seat}")
+                checked[seat] += 1
+            g.apply(cfg, st, action)
+        assert not st.playing and rec[list(g.record_fields).index("illegal_answers")] == 0
+    assert min(checked.values()) > 3, checked
+    # each search's own rows in the trace carry its budget (and hex's trace says it)
+    events, _ = g.trace_events(cfg, seed, 0)
+    budget_of: dict[int, set[int]] = {0: set(), 1: set()}
+    pending = []
+    for row in events:
+        if row[0] == E.EV_SEARCH:
+            pending.append(int(row[5]))
+        elif row[0] == E.EV_DECIDE:
+            budget_of[int(row[1])].update(pending)
+            pending = []
+    assert budget_of == {0: {first[1]["iterations"]}, 1: {second[1]["iterations"]}}
+    if name == "hex":
+        text = g.trace(cfg, seed, 0)
+        assert f"Good searches ({first[1]['iterations']} iterations)" in text
+        assert f"Bad searches ({second[1]['iterations']} iterations)" in text
+    # reproducible across thread counts, and the trace plays the batch's game
+    numba.set_num_threads(1)
+    one = g.run_batch(cfg, seed, 0, 4)
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    assert np.array_equal(one, g.run_batch(cfg, seed, 0, 4))
+    assert np.array_equal(g.trace_record(cfg, seed, 1), one.view(np.int64).reshape(4, -1)[1])
+
+
+def test_searches_that_roll_out_with_different_players_are_refused_at_one_table():
+    g = get_game("hex")
+    cfg = g.configure({"strategy.seat_0": "mcts", "strategy.seat_0.rollout": "random",
+                       "strategy.seat_1": "mcts", "strategy.seat_1.iterations": 50}, "table")
+    with pytest.raises(ValueError, match="share one rollout player") as info:
+        E.strategy_parts(cfg.strategy, cfg.params.ip)
+    assert "random" in str(info.value) and "\n" not in str(info.value)
+
+
 def test_the_ladder_pairs_its_rungs_and_writes_its_report(tmp_path):
     from experiments.analysis.ladder import run_ladder
 

@@ -21,12 +21,14 @@ def test_each_entrant_plays_its_own_budget_and_parameters():
                                           "{aggression=1}")
     raw = tournament_spec("hex", entrants, 2, 1)
     spec = make_spec(raw, entrants)
-    # the engine seats one search strategy a table: the two searches meet only through the
-    # heuristic (7 of the 9 seatings)
+    # every seating: the two searches meet at a table too, each with its own budget
     seatings = [tuple(c.values.values()) for c in spec.cells()]
-    assert len(seatings) == 7 and ("mcts:3{depth=2}", "mcts:17{depth=2}") not in seatings
-    assert ("mcts:3{depth=2}", "mcts:3{depth=2}") in seatings
-    assert "7 of 9 tables" in raw["description"]
+    assert len(seatings) == 9 and ("mcts:3{depth=2}", "mcts:17{depth=2}") in seatings
+    assert "(9 tables)" in raw["description"]
+    both = next(c for c in spec.cells() if tuple(c.values.values()) == ("mcts:3{depth=2}",
+                                                                          "mcts:17{depth=2}"))
+    text = get_game("hex").trace(spec.configure(both), 1, 0)
+    assert "Good searches (3 iterations)" in text and "Bad searches (17 iterations)" in text
     for budget in (3, 17):
         cell = next(c for c in spec.cells() if c.values == {
             "strategy.seat_0": f"mcts:{budget}{{depth=2}}",
@@ -42,12 +44,29 @@ def test_each_entrant_plays_its_own_budget_and_parameters():
         assert f"searches ({other} iterations)" not in text
 
 
-def test_search_entrants_alone_are_refused():
+def test_search_entrants_alone_play_unless_their_rollouts_keep_them_apart():
     from experiments.analysis.tournament import tournament_spec
     from simcore.rules_data import RulesError
 
-    with pytest.raises(RulesError, match="one search strategy a table"):
-        tournament_spec("hex", "mcts:10,flat_mc:10", 2, 1)
+    raw = tournament_spec("hex", "mcts:10,flat_mc:10", 2, 1)
+    assert "(4 tables)" in raw["description"]
+    # searches rolling out with different players never share a table: alone, never met
+    with pytest.raises(RulesError, match="never meet") as info:
+        tournament_spec("hex", "mcts:10,flat_mc:10{rollout=random}", 2, 1)
+    assert "flat_mc:10{rollout=random} rolls out with random" in str(info.value)
+    # with an entrant that does not search they meet through it, and the report says so
+    raw = tournament_spec("hex", "mcts:10,flat_mc:10{rollout=random},heuristic", 2, 1)
+    assert "7 of 9 tables" in raw["description"]
+
+
+def test_a_tournament_of_two_searches_plays_every_table(tmp_path):
+    from experiments.analysis.tournament import run_tournament
+
+    result = run_tournament("hex", "mcts:3{depth=2},flat_mc:4{depth=2}", games=2, seed=1)
+    assert len(result.tables) == 4 and result.n_tables == 4
+    assert (result.tables["mean_searches"] > 0).all()
+    assert "every seating" in result.format()
+    assert not result.never_met("mcts:3{depth=2}", "flat_mc:4{depth=2}")
 
 
 @pytest.fixture(scope="module")
@@ -121,16 +140,48 @@ def test_report_rebuilds_a_tournaments_report_from_its_results(tour, tmp_path):
     assert "## Overview" not in md and (copy / "chart-wins.png").read_bytes()[:4] == b"\x89PNG"
 
 
-def test_report_on_a_ladder_or_an_unfinished_tournament_is_refused_in_one_line(tour, tmp_path):
+def test_report_rebuilds_a_ladder_from_its_ladder_json(tmp_path):
+    from experiments.analysis.ladder import run_ladder
+
+    out = tmp_path / "ladder"
+    result = run_ladder("hex", None, games=6, seed=2, budgets=(3,), search="flat_mc",
+                        search_params={"depth": 2})
+    result.write(out)
+    stored = json.loads((out / "ladder.json").read_text())
+    assert [r["wins"] for r in stored["rungs"]] == [r.rate.successes for r in result.rungs]
+    command = json.loads((out / "manifest.json").read_text())["command"]
+    assert command == (f"cthulhu-sim ladder hex --games 6 --seed 2 --budgets 3 --search "
+                       f"'flat_mc{{depth=2}}' --out {out}")
+    md = (out / "report.md").read_text()
+    assert "## Reproduce" in md and "cthulhu-sim ladder hex --games 6" in md
+    for name in ("report.md", "report.html", "chart-ladder.png"):
+        (out / name).unlink()
+    r = invoke("report", out)
+    assert r.exit_code == 0, r.output
+    assert (out / "report.md").read_text() == md
+    assert (out / "chart-ladder.png").read_bytes()[:4] == b"\x89PNG"
+    assert (out / "report.html").read_text().count("data:image/png;base64") == 1
+    assert "strength ladder" in r.stdout and "flat_mc 3" in r.stdout
+    r = invoke("report", out, "--csv")
+    assert r.exit_code != 0 and r.stderr.count("\n") == 1 and "--csv" in r.stderr
+
+
+def test_report_on_an_old_ladder_or_an_unfinished_tournament_is_refused_in_one_line(
+        tour, tmp_path):
     import shutil
     from pathlib import Path
 
     ladder = tmp_path / "ladder"
     shutil.copytree(Path(__file__).parents[1] / "reports" / "hex-ladder", ladder)
+    (ladder / "ladder.json").unlink()  # a ladder written before ladders kept it
+    m = json.loads((ladder / "manifest.json").read_text())
+    m.pop("command", None)
+    (ladder / "manifest.json").write_text(json.dumps(m))
     r = invoke("report", ladder)
     assert r.exit_code == 2 and r.stdout == ""
     assert r.stderr.startswith("error: ") and r.stderr.count("\n") == 1
-    assert "a ladder's folder" in r.stderr and "Traceback" not in r.output
+    assert "has no ladder.json" in r.stderr and "play it again" in r.stderr
+    assert "cthulhu-sim ladder hex" in r.stderr and "Traceback" not in r.output
     _, out, _ = tour
     part = tmp_path / "part"
     shutil.copytree(out, part)

@@ -101,13 +101,19 @@ def rung_config(game: Game, rung: Rung, overrides: Iterable[str] | Mapping[str, 
     seats = game.seats(game.configure(base, None, rules_path).rules)
     if not 0 <= seat < seats:
         raise RulesError(f"--seat {seat}: {game.name} has seats 0 to {seats - 1} here")
+    from experiments.analysis.tournament import rollout_of
+
     specs = registry.specs(game.name)
-    if (specs[rung.strategy].search is not None and specs[field_strategy.name].search is not None
-            and (rung.strategy, dict(rung.params)) != (field_strategy.name,
-                                                       field_strategy.settings())):
-        raise RulesError(f"--field {field_strategy.label}: the rung {rung.label} searches too, "
-                         "and the step engine seats one search strategy a table; give a field "
-                         "that does not search (e.g. heuristic)")
+    if specs[rung.strategy].search is not None:
+        from experiments.running.entrants import Entrant
+
+        mine = rollout_of(game.name, Entrant(rung.strategy, None, tuple(rung.params.items())))
+        theirs = rollout_of(game.name, field_strategy)
+        if theirs is not None and theirs != mine:
+            raise RulesError(f"--field {field_strategy.label}: it searches rolling out with "
+                             f"{theirs}, the rung {rung.label} with {mine}, and the searches at "
+                             "one table share one rollout player; give the field the rung's "
+                             f"rollout ({{rollout={mine}}}) or a field that does not search")
     over = dict(base)
     for k in range(seats):
         over[f"strategy.seat_{k}"] = rung.strategy if k == seat else field_strategy.name
@@ -133,6 +139,10 @@ class LadderResult:
     settings: dict[str, Any]
     rungs: list[RungResult]
     seat_name: str = ""
+    rules_path: str | None = None
+    # a ladder read back from its ladder.json (``load_ladder``) keeps no playouts: its skill
+    # gap is the stored one
+    stored_gap: dict[str, Difference] | None = None
 
     @property
     def metric(self) -> str:
@@ -145,6 +155,8 @@ class LadderResult:
 
     def skill_gap(self) -> dict[str, Difference] | None:
         """Cooperative games: the best rung minus random, and minus the default strategy."""
+        if self.stored_gap is not None:
+            return self.stored_gap
         if not self.cooperative or not self.rungs:
             return None
         best = max(self.rungs, key=lambda r: r.rate.rate)
@@ -161,21 +173,55 @@ class LadderResult:
             row: dict[str, Any] = {"label": r.rung.label, "strategy": r.rung.strategy,
                                    "params": dict(r.rung.params), "budget": r.rung.budget,
                                    "rate": r.rate.rate, "ci95": [r.rate.lo, r.rate.hi],
+                                   "wins": r.rate.successes, "games": r.rate.trials,
                                    "mean_turns": r.turns, "seconds": r.seconds}
             if r.to_previous is not None:
                 row["diff_to_previous"] = {"diff": r.to_previous.mean,
-                                           "ci95": [r.to_previous.lo, r.to_previous.hi]}
+                                           "ci95": [r.to_previous.lo, r.to_previous.hi],
+                                           "n": r.to_previous.n}
             rungs.append(row)
         out: dict[str, Any] = {"game": self.game, "title": self.title, "metric": self.metric,
                                "cooperative": self.cooperative, "games": self.games,
                                "seed": self.seed, "settings": self.settings, "rungs": rungs}
         if not self.cooperative:
             out["seat"] = self.seat
+            out["seat_name"] = self.seat_name
             out["field"] = self.field
         gap = self.skill_gap()
         if gap:
-            out["skill_gap"] = {k: {"diff": d.mean, "ci95": [d.lo, d.hi]} for k, d in gap.items()}
+            out["skill_gap"] = {k: {"diff": d.mean, "ci95": [d.lo, d.hi], "n": d.n}
+                                for k, d in gap.items()}
+        if self.rules_path:
+            out["rules"] = str(self.rules_path)
+        out["command"] = self.command()
         return out
+
+    def command(self, out: str | Path | None = None) -> str:
+        """The command line that plays this ladder again (into ``out`` when given)."""
+        import shlex
+
+        from experiments.reporting.text import set_text
+
+        parts = ["cthulhu-sim", "ladder", self.game, "--games", str(self.games), "--seed",
+                 str(self.seed)]
+        search = [r.rung for r in self.rungs if r.rung.budget is not None]
+        if search:
+            parts += ["--budgets", ",".join(str(r.budget) for r in search)]
+            own = tuple((k, v) for k, v in search[0].params.items() if k != "iterations")
+            if search[0].strategy != "mcts" or own:
+                parts += ["--search", shlex.quote(Entrant(search[0].strategy, None, own).label)]
+        if not self.cooperative:
+            if self.seat != 0:
+                parts += ["--seat", str(self.seat)]
+            if self.field != get_game(self.game).default_strategy:
+                parts += ["--field", shlex.quote(self.field)]
+        for k, v in self.settings.items():
+            parts += ["--set", shlex.quote(f"{k}={set_text(v)}")]
+        if self.rules_path:
+            parts += ["--rules", shlex.quote(str(self.rules_path))]
+        if out is not None:
+            parts += ["--out", shlex.quote(str(out))]
+        return " ".join(parts)
 
     def format(self) -> str:
         lines = [f"{self.title} - strength ladder, {self.games:,} games a rung on the same "
@@ -192,8 +238,9 @@ class LadderResult:
         return "\n".join(lines)
 
     def write(self, out: str | Path, overwrite: bool = False) -> list[Path]:
-        """ladder.json, a chart and a small report, in a folder claimed as a ladder's."""
-        from experiments.reporting.report import Doc
+        """ladder.json (every figure the report shows: ``cthulhu-sim report DIR`` rebuilds
+        the report from it), a chart and a small report, in a folder claimed as a
+        ladder's."""
         from experiments.storage.jsonout import json_text
         from experiments.storage.outdir import OutDirError, claim, clear, stamp
         from experiments.storage.store import write_json, write_text
@@ -206,7 +253,22 @@ class LadderResult:
             clear(out, "ladder")
         out.mkdir(parents=True, exist_ok=True)
         paths = [write_text(out / "ladder.json", json_text(self.summary()) + "\n")]
-        chart = out / "chart-ladder.png"
+        paths += self.render(out)
+        write_json(out / "manifest.json", {**stamp("ladder"), "game": self.game,
+                                           "title": f"{self.title}: strength ladder",
+                                           "games": self.games, "seed": self.seed,
+                                           "command": self.command(out),
+                                           "charts": [CHART]})
+        return paths
+
+    def render(self, out: str | Path) -> list[Path]:
+        """The ladder's chart and report (report.md, report.html) in ``out``, from its
+        figures alone (no playouts): what ``write`` draws, and ``report DIR`` redraws."""
+        from experiments.reporting.report import Doc
+        from experiments.storage.store import write_text
+
+        out = Path(out)
+        chart = out / CHART
         title = f"{self.title}: strength ladder"
         caption = (f"{self.title}. {self.metric}, {self.games:,} games a rung on the same seed "
                    f"({self.seed}); settings: {settings_text(self.settings) or 'defaults'}. "
@@ -221,14 +283,76 @@ class LadderResult:
                   [[r.rung.label, fmt_rate(r.rate),
                     fmt_diff(r.to_previous) if r.to_previous is not None else "",
                     f"{r.turns:.1f}"] for r in self.rungs], right={1, 2, 3})
+        gap = self.skill_gap()
+        if gap:
+            doc.ul([f"skill gap {k}: {fmt_diff(d)}" for k, d in gap.items()])
         doc.img(chart.name, title, caption, "Win rate of each rung of the ladder")
-        paths.append(write_text(out / "report.md", doc.markdown()))
+        doc.h(2, "Reproduce")
+        doc.code(self.command())
+        paths = [write_text(out / "report.md", doc.markdown())]
         paths.append(write_text(out / "report.html", doc.html(title,
                                                               {chart.name: chart.read_bytes()})))
-        write_json(out / "manifest.json", {**stamp("ladder"), "game": self.game, "title": title,
-                                           "games": self.games, "seed": self.seed,
-                                           "charts": [chart.name]})
         return paths + [chart]
+
+
+CHART = "chart-ladder.png"
+
+
+def load_ladder(folder: str | Path) -> LadderResult:
+    """A ladder's result again from the ladder.json that ``ladder --out`` wrote (every
+    figure of its report); ``cthulhu-sim report DIR`` redraws the report from it.  A folder
+    without one (written before ladders kept it) is refused (OutDirError), naming the command
+    that plays it again."""
+    import json
+
+    from experiments.storage.outdir import OutDirError, read_manifest
+
+    folder = Path(folder)
+    m = read_manifest(folder) or {}
+    try:
+        data = json.loads((folder / "ladder.json").read_text(encoding="utf-8"))
+        result = _ladder_from(data)
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        command = m.get("command") or (
+            f"cthulhu-sim ladder {m.get('game', 'GAME')} --games {m.get('games', 'N')} "
+            f"--seed {m.get('seed', 'N')} --out {folder} with the options it was played with")
+        why = "has no ladder.json" if isinstance(exc, FileNotFoundError) else (
+            "has no complete ladder.json")
+        raise OutDirError(f"{folder}: the ladder {why} (written before its report could be "
+                          f"rebuilt); play it again: {command}") from None
+    return result
+
+
+def _ladder_from(data: dict) -> LadderResult:
+    """A :class:`LadderResult` from ladder.json's figures (``LadderResult.summary``)."""
+    games = int(data["games"])
+    rungs = []
+    for row in data["rungs"]:
+        budget = row.get("budget")
+        rung = Rung(str(row["label"]), str(row["strategy"]), dict(row.get("params") or {}),
+                    int(budget) if budget is not None else None)
+        trials = int(row.get("games", games))
+        wins = int(row["wins"]) if "wins" in row else int(round(float(row["rate"]) * trials))
+        rr = RungResult(rung, wilson(wins, trials), float(row["mean_turns"]),
+                        np.zeros(0, dtype=bool), seconds=float(row.get("seconds", 0.0)))
+        d = row.get("diff_to_previous")
+        if d is not None:
+            rr.to_previous = Difference(float(d["diff"]), float(d["ci95"][0]),
+                                        float(d["ci95"][1]), int(d.get("n", trials)))
+        rungs.append(rr)
+    gap = {k: Difference(float(d["diff"]), float(d["ci95"][0]), float(d["ci95"][1]),
+                         int(d.get("n", games)))
+           for k, d in (data.get("skill_gap") or {}).items()}
+    cooperative = bool(data["cooperative"])
+    game = get_game(str(data["game"]))
+    seat_name = data.get("seat_name")
+    if seat_name is None and not cooperative:  # (a ladder.json before it kept the name)
+        seat_name = str(data.get("metric", "")).partition(" win rate against ")[0]
+    return LadderResult(game.name, str(data.get("title") or game.title), cooperative,
+                        int(data.get("seat", 0)), str(data.get("field", "")), games,
+                        int(data["seed"]), dict(data.get("settings") or {}), rungs,
+                        str(seat_name or ""), data.get("rules"),
+                        gap if cooperative else None)
 
 
 def ladder_chart(result: LadderResult, path: Path, title: str) -> None:
@@ -303,4 +427,4 @@ def run_ladder(game: str, overrides: Iterable[str] | Mapping[str, Any] | None = 
     settings = {k: v for k, v in base.changed().items() if not k.startswith("strategy.")}
     names = g.seat_names(base.rules) if not g.cooperative else []
     return LadderResult(g.name, g.title, g.cooperative, seat, field_strategy.label, games, seed,
-                        settings, results, names[seat] if names else "")
+                        settings, results, names[seat] if names else "", rules_path)

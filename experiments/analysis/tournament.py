@@ -56,7 +56,8 @@ class TournamentResult:
 
     @property
     def n_tables(self) -> int:
-        """Tables played: every seating, but those that would seat two search strategies."""
+        """Tables played: every seating, but those that would seat searches rolling out
+        with different players (the step engine's searches at a table share one)."""
         return int(len(self.tables)) if len(self.tables) else int(
             len(self.strategies) ** self.seats)
 
@@ -68,7 +69,7 @@ class TournamentResult:
         return rate_text(c["rate"], *(c["ci95"] if interval else (None, None)), digits=digits)
 
     def never_met(self, a: str, b: str) -> bool:
-        """True when no table seated ``a`` with ``b`` (two search strategies)."""
+        """True when no table seated ``a`` with ``b`` (searches with different rollouts)."""
         t = self.tables
         if not len(t):
             return False
@@ -136,7 +137,7 @@ class TournamentResult:
         k = len(self.strategies)
         every = k ** self.seats
         which = ("every seating" if self.n_tables == every else f"of {every} seatings: the "
-                 "engine seats one search strategy a table")
+                 "engine's searches at one table share one rollout player")
         lines = [f"{self.title} - tournament of {', '.join(self.strategies)}: {self.n_tables} "
                  f"tables ({which}), {self.games:,} games each, seed {self.seed}",
                  "  settings: " + (settings_text(self.settings) or "defaults"),
@@ -224,22 +225,23 @@ def tournament_spec(game: str, strategies: Sequence[str | Entrant] | str, games:
     if cells > MAX_CELLS:
         raise RulesError(f"--strategies: {len(labels)} strategies at {seats} seats make "
                          f"{cells:,} tables; at most {MAX_CELLS:,} (name fewer strategies)")
-    searching = searchers(game, entrants)
-    if len(searching) > 1 and len(searching) == len(entrants):
-        raise RulesError(f"--strategies: {' and '.join(e.label for e in searching)} all search, "
-                         "and the step engine seats one search strategy a table, so they "
-                         "never meet; add an entrant that does not search (e.g. heuristic) "
-                         "for them to be rated through")
-    played = len(playable(_seatings(entrants, seats), game))
+    tables = playable(_seatings(entrants, seats), game)
+    apart = unrated_groups(entrants, tables)
+    if apart:
+        raise RulesError(f"--strategies: {' and '.join(apart)} never meet, directly or "
+                         "through others (searches at one table share one rollout player, and "
+                         f"{rollout_text(game, entrants)}); add an entrant that does not search "
+                         "(e.g. heuristic), or give the searches the same rollout")
+    played = len(tables)
     skipped = cells - played
     description = (f"Every seating of {', '.join(labels)} at the {seats} seats "
                    f"({cells} tables), {games:,} games each on the same seed.")
     if skipped:
         description = (f"Every seating of {', '.join(labels)} at the {seats} seats that the "
-                       f"step engine can play ({played} of {cells} tables: it seats one search "
-                       f"strategy a table, so {', '.join(e.label for e in searching)} meet "
-                       f"each other only through the others), {games:,} games each on the "
-                       "same seed.")
+                       f"step engine can play ({played} of {cells} tables: the searches at one "
+                       f"table share one rollout player, and {rollout_text(game, entrants)}, so "
+                       "those meet each other only through the others), "
+                       f"{games:,} games each on the same seed.")
     spec: dict[str, Any] = {
         "title": f"{g.title}: tournament of {', '.join(labels)}",
         "description": description,
@@ -255,11 +257,54 @@ def tournament_spec(game: str, strategies: Sequence[str | Entrant] | str, games:
 
 
 def searchers(game: str, entrants: Sequence[Entrant]) -> list[Entrant]:
-    """The entrants that search (a table of the step engine holds at most one of them)."""
+    """The entrants that search."""
     from strategies import registry
 
     specs = registry.specs(game)
     return [e for e in entrants if specs[e.name].search is not None]
+
+
+def rollout_of(game: str, entrant: Entrant) -> str | None:
+    """The strategy a search entrant plays positions out with (None: it does not search).
+    The searches at one table of the step engine share one rollout player (their rollout
+    parameters may differ)."""
+    from strategies import registry
+
+    spec = registry.specs(game)[entrant.name]
+    if spec.search is None:
+        return None
+    given = dict(entrant.params).get("rollout")
+    return str(given) if given is not None else str(
+        spec.params["rollout"].shown(spec.params["rollout"].default))
+
+
+def rollout_text(game: str, entrants: Sequence[Entrant]) -> str:
+    """Which search entrant rolls out with which player, in words."""
+    return ", ".join(f"{e.label} rolls out with {rollout_of(game, e)}"
+                     for e in searchers(game, entrants))
+
+
+def unrated_groups(entrants: Sequence[Entrant], tables: Sequence[Sequence[Entrant]]
+                   ) -> list[str]:
+    """Empty when every entrant is linked to every other by the tables played (directly or
+    through others), else the labels of the first group cut off from the rest and of the
+    rest: no rating could compare them."""
+    labels = [e.label for e in entrants]
+    link = {a: {a} for a in labels}
+    for seating in tables:
+        seated = {e.label for e in seating}
+        for a in seated:
+            link[a] |= seated
+    group = {labels[0]}
+    grew = True
+    while grew:
+        more = set().union(*(link[a] for a in group))
+        grew = more != group
+        group = more
+    if len(group) == len(labels):
+        return []
+    rest = [a for a in labels if a not in group]
+    return [", ".join(a for a in labels if a in group), ", ".join(rest)]
 
 
 def _seatings(entrants: Sequence[Entrant], seats: int) -> list[tuple[Entrant, ...]]:
@@ -269,15 +314,13 @@ def _seatings(entrants: Sequence[Entrant], seats: int) -> list[tuple[Entrant, ..
 
 
 def playable(seatings: Sequence[Sequence[Entrant]], game: str) -> list[Sequence[Entrant]]:
-    """The seatings a table can play: at most one different search entrant at a table (the
-    step engine's driver holds one search strategy, which may sit at several seats)."""
-    from strategies import registry
-
-    specs = registry.specs(game)
+    """The seatings a table can play: its search entrants (any number, each with its own
+    budget and parameters) roll out with one player, the one rollout policy the step engine's
+    driver holds (``engine.strategy_parts``)."""
     out = []
     for seating in seatings:
-        found = {e.label for e in seating if specs[e.name].search is not None}
-        if len(found) <= 1:
+        rollouts = {rollout_of(game, e) for e in seating} - {None}
+        if len(rollouts) <= 1:
             out.append(seating)
     return out
 
@@ -297,7 +340,7 @@ class TournamentSpec(SweepSpec):
             for c in every:
                 seating = [self.entrants[label] for label in c.values.values()]
                 if not playable([seating], self.game):
-                    continue  # two search strategies: no table of the engine holds them
+                    continue  # searches with different rollout players: not one table
                 over = dict(c.overrides)
                 for key, label in c.values.items():
                     over.update(self.entrants[label].seat_overrides(key,
@@ -567,9 +610,10 @@ def report_doc(result: TournamentResult, charts: list[Path]):
     skipped = k ** result.seats - n
     doc.p(f"Every seating of the {k} entrants at the {result.seats} seats ({n} tables, so no "
           "entrant keeps the first seat" + (
-              f"; the {skipped} seatings of two different search entrants at one table are "
-              "not played, because the step engine seats one search strategy a table, so "
-              "search entrants are rated against each other through the others"
+              f"; the {skipped} seatings of search entrants that roll out with different "
+              "players are not played, because the searches at one table of the step engine "
+              "share one rollout player, so those are rated against each other through the "
+              "others"
               if skipped else "") +
           f"), {result.games:,} games a table on the same seed ({result.seed}), "
           f"{result.games * n:,} games in all. "

@@ -84,7 +84,8 @@ def sweep(
 
 
 def report(
-    folder: Annotated[str, typer.Argument(metavar="DIR", help="A sweep's output folder.")],
+    folder: Annotated[str, typer.Argument(metavar="DIR",
+        help="A sweep's, a tournament's or a ladder's output folder.")],
     csv: Annotated[bool, typer.Option("--csv", metavar="",
         help="Print the results (one row per cell) as CSV on stdout instead.")] = False,
     uncertainty: Annotated[str | None, typer.Option("--uncertainty", metavar="DIR|none",
@@ -93,7 +94,7 @@ def report(
               "link is kept in the manifest for later reports; none drops it)."))] = None,
 ) -> None:
     """Rebuild a sweep's report (Markdown, HTML, charts, results.csv) from its saved
-    results."""
+    results, a tournament's from its tables, or a ladder's from its ladder.json."""
     import os
 
     from experiments.reporting.report import (
@@ -108,6 +109,11 @@ def report(
     kind = _report_kind(folder)
     if kind == "tournament" and not csv:
         return _tournament_report(folder)
+    if kind == "ladder":
+        if csv or uncertainty is not None:
+            fail(f"{'--csv' if csv else '--uncertainty'}: applies to a sweep's report, not to "
+                 f"a ladder's; `cthulhu-sim report {folder}` alone rebuilds the ladder's")
+        return _ladder_report(folder)
     if kind in _WRITTEN_WHOLE:
         fail(f"{folder}: a {_WRITTEN_WHOLE[kind]}'s folder, whose report (report.md, "
              f"report.html) is written as it is played, not rebuilt; `report` rebuilds a "
@@ -150,7 +156,23 @@ def report(
 
 
 # folders whose report is written once, as they are played (no playouts kept to redraw from)
-_WRITTEN_WHOLE = {"ladder": "ladder", "compare": "comparison"}
+_WRITTEN_WHOLE = {"compare": "comparison"}
+
+
+def _ladder_report(folder: str) -> None:
+    """Rebuild a ladder's report (its chart, report.md and report.html) from its
+    ladder.json, and print its summary."""
+    from experiments.analysis.ladder import load_ladder
+
+    try:
+        result = load_ladder(folder)
+        paths = result.render(folder)
+    except OutDirError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        cannot_write(exc, folder)
+    typer.echo(result.format())
+    typer.echo(f"report: {paths[0]}  {paths[1]}")
 
 
 def _report_kind(folder: str) -> str | None:
