@@ -92,26 +92,37 @@ def report(
         help=("The --out folder of `cthulhu-sim uncertainty` for the sweep's game: its band "
               "over the assumed values, and the verdict it allows, head the findings (the "
               "link is kept in the manifest for later reports; none drops it)."))] = None,
+    skill: Annotated[str | None, typer.Option("--skill", metavar="DIR|none",
+        help=("The --out folder of `cthulhu-sim skill` for the sweep's game: the figure at "
+              "each level of play, and whether its claims hold under stronger players, head "
+              "the findings (the link is kept in the manifest; none drops it)."))] = None,
 ) -> None:
     """Rebuild a sweep's report (Markdown, HTML, charts, results.csv) from its saved
     results, a tournament's from its tables, or a ladder's from its ladder.json."""
     import os
 
     from experiments.reporting.report import (
+        SKILL_KEY,
         UNCERTAINTY_KEY,
         build_report,
         format_sweep,
         read_band,
+        read_skill,
     )
     from experiments.running.sweep import load_sweep
     from experiments.storage.store import write_json
 
     kind = _report_kind(folder)
     if kind == "tournament" and not csv:
+        if uncertainty is not None or skill is not None:
+            fail(f"{'--uncertainty' if uncertainty is not None else '--skill'}: applies to a "
+                 f"sweep's report, not to a tournament's; `cthulhu-sim report {folder}` alone "
+                 "rebuilds the tournament's")
         return _tournament_report(folder)
     if kind == "ladder":
-        if csv or uncertainty is not None:
-            fail(f"{'--csv' if csv else '--uncertainty'}: applies to a sweep's report, not to "
+        if csv or uncertainty is not None or skill is not None:
+            opt = "--csv" if csv else "--uncertainty" if uncertainty is not None else "--skill"
+            fail(f"{opt}: applies to a sweep's report, not to "
                  f"a ladder's; `cthulhu-sim report {folder}` alone rebuilds the ladder's")
         return _ladder_report(folder)
     if kind in _WRITTEN_WHOLE:
@@ -123,17 +134,23 @@ def report(
         result = load_sweep(folder)
     except (FileNotFoundError, OutDirError) as exc:
         fail(str(exc))
-    if uncertainty is not None and not csv:
+    links = [(key, target, reader) for key, target, reader in
+             [(UNCERTAINTY_KEY, uncertainty, read_band), (SKILL_KEY, skill, read_skill)]
+             if target is not None]
+    if links and not csv:
         m = result.manifest
-        if uncertainty.strip().lower() == "none":
-            m.pop(UNCERTAINTY_KEY, None)
-        else:
-            try:
-                read_band(uncertainty, m.get("game"))
-            except OutDirError as exc:
-                fail(str(exc))
-            m[UNCERTAINTY_KEY] = os.path.relpath(Path(uncertainty).resolve(),
-                                                 Path(folder).resolve()).replace(os.sep, "/")
+        for _key, target, reader in links:  # every link checked before the manifest changes
+            if target.strip().lower() != "none":
+                try:
+                    reader(target, m.get("game"))
+                except OutDirError as exc:
+                    fail(str(exc))
+        for key, target, _ in links:
+            if target.strip().lower() == "none":
+                m.pop(key, None)
+            else:
+                m[key] = os.path.relpath(Path(target).resolve(),
+                                         Path(folder).resolve()).replace(os.sep, "/")
         try:
             write_json(Path(folder) / "manifest.json", m)
         except OSError as exc:

@@ -387,6 +387,111 @@ def band_findings(data: dict[str, Any], cooperative: bool, link: str | None = No
     return [first, second]
 
 
+SKILL_KEY = "skill"  # the manifest's link to a skill-curve folder of the game
+
+
+def read_skill(root: str | Path, game: str | None = None, what: str = "--skill"
+               ) -> dict[str, Any]:
+    """The summary (``skill.json``) of the skill-curve folder at ``root``: the balance figure
+    at each level of play, every seat at that level.  A folder that is not one, or of another
+    game than ``game``, is an ``OutDirError`` naming it."""
+    from experiments.storage.outdir import KIND_WORDS, OutDirError, folder_kind
+
+    root = Path(root)
+    if not root.is_dir():
+        raise OutDirError(f"{what} {root}: no such folder (give the --out folder of "
+                          "`cthulhu-sim skill`)")
+    kind = folder_kind(root)
+    if kind != "skill":
+        held = f"holds {KIND_WORDS.get(kind, kind)}" if kind else "was not written by cthulhu-sim"
+        raise OutDirError(f"{what} {root}: not a skill curve (the folder {held}); give the "
+                          "--out folder of `cthulhu-sim skill`")
+    try:
+        data = json.loads((root / "skill.json").read_text(encoding="utf-8"))
+        levels = data["levels"]
+        for lv in levels:
+            str(lv["level"]), lv["rates"], lv["ci95"], float(lv["stalemate"]["rate"])
+        if not levels:
+            raise ValueError("no level")
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        why = "missing" if isinstance(exc, FileNotFoundError) else "unreadable"
+        raise OutDirError(f"{what} {root}: its skill.json is {why}; play the skill curve "
+                          "again with --resume to finish it") from None
+    if game is not None and data.get("game") != game:
+        raise OutDirError(f"{what} {root}: a skill curve of {data.get('game')}, not of "
+                          f"{game}, the sweep's game")
+    return data
+
+
+def players_text(m: dict) -> str:
+    """Which players made a sweep's figures: the strategy (or the strategies swept), each
+    said to be scripted or a search, and the player file's name where one plays."""
+    from strategies.registry import specs
+
+    try:
+        known = specs(m["game"])
+    except Exception:  # a game no longer registered: name the strategies alone
+        known = {}
+
+    def kind(name: Any) -> str:
+        text = str(name)
+        base = text.split("{", 1)[0].split(":", 1)[0]
+        if text.endswith(".toml"):
+            return f"`{text}` (a player file)"
+        spec = known.get(base)
+        if spec is None:
+            return f"`{text}`"
+        what = "a search" if spec.search is not None else (
+            "uniformly random legal play" if base == "random" else "scripted")
+        return f"`{text}` ({what})"
+
+    swept = {k: v for k, v in m["axes"].items() if k == "strategy" or k.startswith("strategy.")}
+    if not swept:
+        who = f"every seat plays {kind(m['strategy'])}"
+    else:
+        parts = []
+        for k, vals in swept.items():
+            seat = "every seat" if k == "strategy" else f"seat {k.split('_')[-1]}"
+            parts.append(f"{seat} one of " + ", ".join(kind(v) for v in vals))
+        who = "; ".join(parts)
+    return who
+
+
+def skill_findings(data: dict[str, Any], link: str | None = None) -> list[str]:
+    """Two sentences for a report: the balance figure at each level of play of a skill curve
+    (``data``: a ``skill.json``), the strongest level last, and the curve's claims (who is
+    favoured, an order, whether the figure has settled) with the levels where they flip."""
+    from experiments.reporting.text import settings_text
+
+    src = f"[the skill curve]({link})" if link else "the skill curve"
+    where = settings_text(data.get("settings") or {}) or "defaults"
+    games = _count(data.get("games"))
+    levels = data["levels"]
+    coop = bool(data.get("cooperative"))
+    names = data.get("seat_names") or []
+
+    def at(lv: dict) -> str:
+        if coop:
+            lo, hi = lv["ci95"]
+            fig = f"{_pct(lv['rates'])} [{_pct(lo)}, {_pct(hi)}]"
+        else:
+            fig = " / ".join(f"{names[s] if s < len(names) else s} {_pct(r)} "
+                             f"[{_pct(ci[0])}, {_pct(ci[1])}]"
+                             for s, (r, ci) in enumerate(zip(lv["rates"], lv["ci95"], strict=True)))
+        stale = float(lv["stalemate"]["rate"])
+        return f"{fig} with `{lv['level']}`" + (f" ({_pct(stale)} stalemates)" if stale else "")
+
+    label = "team win rate" if coop else "win rates"
+    first = (f"At rising levels of play ({src}: every seat at the same level, {games} games a "
+             f"level on the same playouts, settings {where}): {label} "
+             + "; ".join(at(lv) for lv in levels)
+             + f". The strongest level measured is `{levels[-1]['level']}`.")
+    claims = [c.get("text") for c in data.get("claims") or [] if c.get("text")]
+    if not claims:
+        return [first]
+    return [first, "Under stronger play: " + "; ".join(c.rstrip(".") for c in claims) + "."]
+
+
 RARE = 0.01  # an outcome at most this common in every cell is a finding of its own
 
 
@@ -583,6 +688,14 @@ def build_report(result) -> list[Path]:
         data = read_band(udir, m["game"], what="the uncertainty folder its manifest names,")
         rel = os.path.relpath(udir / "report.md", root.resolve()).replace(os.sep, "/")
         found = band_findings(data, bool(m["cooperative"]), rel) + found
+    skill_link = m.get(SKILL_KEY)
+    if skill_link:
+        import os
+
+        sdir = (root / skill_link).resolve()
+        sdata = read_skill(sdir, m["game"], what="the skill-curve folder its manifest names,")
+        rel = os.path.relpath(sdir / "report.md", root.resolve()).replace(os.sep, "/")
+        found = skill_findings(sdata, rel) + found
     if found:
         doc.h(2, "Findings")
         doc.ul(found)
@@ -607,6 +720,13 @@ def build_report(result) -> list[Path]:
         "**Outcomes:** " + "; ".join(f"`{o}`: {outcome_text(words, o)}"
                                      for o in m["outcomes"]),
     ]
+    items.append(
+        f"**Players:** {players_text(m)}; "
+        + ("the skill curve in the findings gives the figure with every seat at stronger "
+           "levels" if skill_link else
+           "how the figures move under stronger players is not measured in this report "
+           f"(`cthulhu-sim skill {m['game']}` measures it; `cthulhu-sim report DIR --skill "
+           "SKILLDIR` adds it here)"))
     if words.get("turn"):
         items.append(f"**Game length:** in turns: {words['turn']}")
     items.append(
@@ -703,6 +823,12 @@ def build_report(result) -> list[Path]:
               f"analysis in `{link}` (its report says how to play it again); this adds it to "
               "the new folder's report (the new folder beside this one, so the same path):")
         doc.code(f"cthulhu-sim report ../{name}-reproduced --uncertainty {link}")
+    if skill_link:
+        name = root.resolve().name or "sweep"
+        doc.p("The skill curve in the findings is the one in "
+              f"`{skill_link}` (its report says how to play it again); this adds it to the "
+              "new folder's report:")
+        doc.code(f"cthulhu-sim report ../{name}-reproduced --skill {skill_link}")
 
     paths = [write_text(root / "report.md", doc.markdown())]
     images = {c.file: (root / c.file).read_bytes() for c in charts}
