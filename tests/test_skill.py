@@ -384,3 +384,13 @@ def test_skill_on_a_local_dask_cluster_plays_the_same_games(tmp_path):
     a = {p.name: p.read_bytes() for p in (tmp_path / "local" / "plays").iterdir()}
     b = {p.name: p.read_bytes() for p in (tmp_path / "dask" / "plays").iterdir()}
     assert a == b and len(a) == 2 * 2 * 2  # 2 levels x 2 first sides (one the default) x 2
+
+
+def test_the_charts_ticks_name_a_player_file_by_its_file_and_break_long_levels():
+    from experiments.analysis.skill import tick_label
+
+    assert tick_label("reports/players/hex-heuristic-trained.toml") == \
+        "hex-heuristic-\ntrained.toml"
+    assert tick_label("@my.toml") == "my.toml"
+    assert tick_label("heuristic{caution=1.5,escort=1.5}") == "heuristic{caution=1.5,\nescort=1.5}"
+    assert tick_label("mcts:1000") == "mcts:1000"

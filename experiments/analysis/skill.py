@@ -434,6 +434,22 @@ def _text_table(head: list[str], rows: list[list[str]], indent: str = "  ") -> l
             for row in [head, *rows]]
 
 
+def tick_label(label: str, width: int = 14) -> str:
+    """A level's name short enough for a tick: a player file by its file name, and a long
+    name (a strategy with its settings) broken at its commas."""
+    if label.endswith(".toml"):
+        label = Path(label.lstrip("@")).name
+    if len(label) <= width:
+        return label
+    out, line = [], ""
+    for part in label.replace(",", ",\x00").replace("-", "-\x00").split("\x00"):
+        if line and len(line) + len(part) > width:
+            out.append(line)
+            line = ""
+        line += part
+    return "\n".join([*out, line])
+
+
 def skill_chart(result: SkillResult, path: Path, title: str) -> None:
     from experiments.reporting.charts import plt
     from experiments.storage.store import atomic_write
@@ -443,7 +459,7 @@ def skill_chart(result: SkillResult, path: Path, title: str) -> None:
                              constrained_layout=True, squeeze=False)
     ax = axes[0][0]
     x = np.arange(len(result.levels))
-    labels = [r.level.label for r in result.levels]
+    labels = [tick_label(r.level.label) for r in result.levels]
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     series: list[tuple[str, list[Rate]]]
     if result.cooperative:
