@@ -108,3 +108,18 @@ def test_report_skill_bad_input_is_one_line(folders, tmp_path, which, culprit):
     assert r.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error:"), r.output
     assert culprit in lines[0], lines[0]
     assert (sweep / "manifest.json").read_text() == before  # nothing written
+
+
+def test_a_skill_or_training_folder_is_known_without_importing_its_module(folders):
+    """The CLI's `report` and `list` read a folder's kind before importing any analysis: the
+    layouts of every kind live in experiments/storage/outdir."""
+    import subprocess
+    import sys
+
+    _, skill = folders
+    code = ("import sys; from experiments.storage.outdir import folder_kind, KIND_WORDS; "
+            "assert 'experiments.analysis.skill' not in sys.modules; "
+            f"print(folder_kind({str(skill)!r}), KIND_WORDS['train'])")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "skill a training"

@@ -57,9 +57,7 @@ from simcore.rules_data import RulesError, coerce, parse_overrides, parse_text_v
 
 KIND = "skill"
 TIMING = "timing.json"  # seconds each chunk of plays took, kept for --resume
-outdir.LAYOUTS.setdefault(KIND, (outdir.MANIFEST, "skill.json", "chart-skill.png", "report.md",
-                                 "report.html", TIMING, "plays/p[0-9a-f]*.parquet"))
-outdir.KIND_WORDS.setdefault(KIND, "a skill curve")
+assert TIMING in outdir.LAYOUTS[KIND]  # the folder's layout is in experiments/storage/outdir
 
 
 @dataclass(frozen=True)

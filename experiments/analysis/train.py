@@ -54,9 +54,7 @@ NOT_TRAINED = ("iterations", "show", "seats", "setup_noise", "tie_noise", "noise
 KIND = "train"
 PLAYER = "player.toml"  # the trained player in a training's folder
 SAMPLERS = ("tpe", "cmaes")
-outdir.LAYOUTS.setdefault(KIND, (outdir.MANIFEST, "train.json", PLAYER, "report.md",
-                                 "plays/p[0-9a-f]*.parquet"))
-outdir.KIND_WORDS.setdefault(KIND, "a training")
+assert PLAYER in outdir.LAYOUTS[KIND]  # the folder's layout is in experiments/storage/outdir
 
 
 @dataclass

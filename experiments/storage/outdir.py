@@ -48,12 +48,17 @@ LAYOUTS: dict[str, tuple[str, ...]] = {
              "plays/p[0-9a-f]*.parquet"),
     "uncertainty": (MANIFEST, "rules.toml", "uncertainty.json", "samples.parquet", "samples.csv",
                     "report.md", "report.html", "chart-*.png", "plays/p[0-9a-f]*.parquet"),
+    # here, not in their modules, so a folder's kind is known whatever was imported
+    "skill": (MANIFEST, "skill.json", "chart-skill.png", "report.md", "report.html",
+              "timing.json", "plays/p[0-9a-f]*.parquet"),
+    "train": (MANIFEST, "train.json", "player.toml", "report.md", "plays/p[0-9a-f]*.parquet"),
 }
 SUBFOLDERS = ("cells", "playouts", "plays")
 KIND_WORDS = {"sweep": "a sweep", "compare": "a comparison", "run": "a run",
               "pool": "a pool of runs", "ladder": "a strength ladder",
               "sensitivity": "a sensitivity analysis", "tune": "a tuning",
-              "uncertainty": "an uncertainty analysis"}
+              "uncertainty": "an uncertainty analysis", "skill": "a skill curve",
+              "train": "a training"}
 
 
 class OutDirError(RuntimeError):
