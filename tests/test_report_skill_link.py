@@ -123,3 +123,28 @@ def test_a_skill_or_training_folder_is_known_without_importing_its_module(folder
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip() == "skill a training"
+
+
+def test_the_skill_findings_give_an_order_at_the_strongest_level_and_number_the_seats():
+    from experiments.reporting.report import skill_findings
+
+    lv = {"stalemate": {"rate": 0.0}}
+    coop = {"cooperative": True, "games": 150, "settings": {"players": 2},
+            "levels": [{**lv, "level": "heuristic", "rates": 0.5, "ci95": [0.4, 0.6]},
+                       {**lv, "level": "improve:100", "rates": 0.9, "ci95": [0.84, 0.94],
+                        "orders": [{"axis": "goo", "values": ["nyarlathotep", "cthulhu"],
+                                    "rates": [0.9, 0.387], "ci95": [[0.84, 0.94],
+                                                                    [0.31, 0.47]]}]}],
+            "claims": [{"text": "settled at the top: still moving"}]}
+    first, second = skill_findings(coop)
+    assert "team win rate 50.0% [40.0%, 60.0%] with `heuristic`; 90.0%" in first
+    assert first.endswith("At `improve:100`, by goo: nyarlathotep 90.0% [84.0%, 94.0%], "
+                          "cthulhu 38.7% [31.0%, 47.0%].")
+    assert second == "Under stronger play: settled at the top: still moving."
+    comp = {"cooperative": False, "games": 10, "seat_names": ["0", "1"],
+            "levels": [{"level": "mcts:50", "rates": [0.6, 0.4], "ci95": [[0.3, 0.8],
+                                                                          [0.2, 0.7]],
+                        "stalemate": {"rate": 0.1}}], "claims": []}
+    (only,) = skill_findings(comp)
+    assert "seat 0 60.0% [30.0%, 80.0%] / seat 1 40.0% [20.0%, 70.0%] with `mcts:50` " \
+        "(10.0% stalemates)" in only

@@ -470,12 +470,16 @@ def skill_findings(data: dict[str, Any], link: str | None = None) -> list[str]:
     coop = bool(data.get("cooperative"))
     names = data.get("seat_names") or []
 
+    def seat_word(s: int) -> str:
+        name = str(names[s]) if s < len(names) else str(s)
+        return f"seat {name}" if name.isdigit() else name
+
     def at(lv: dict) -> str:
         if coop:
             lo, hi = lv["ci95"]
             fig = f"{_pct(lv['rates'])} [{_pct(lo)}, {_pct(hi)}]"
         else:
-            fig = " / ".join(f"{names[s] if s < len(names) else s} {_pct(r)} "
+            fig = " / ".join(f"{seat_word(s)} {_pct(r)} "
                              f"[{_pct(ci[0])}, {_pct(ci[1])}]"
                              for s, (r, ci) in enumerate(zip(lv["rates"], lv["ci95"], strict=True)))
         stale = float(lv["stalemate"]["rate"])
@@ -486,6 +490,12 @@ def skill_findings(data: dict[str, Any], link: str | None = None) -> list[str]:
              f"level on the same playouts, settings {where}): {label} "
              + "; ".join(at(lv) for lv in levels)
              + f". The strongest level measured is `{levels[-1]['level']}`.")
+    top = levels[-1]
+    for o in top.get("orders") or []:  # an order claim's figures at the strongest level
+        first += (f" At `{top['level']}`, by {o['axis']}: "
+                  + ", ".join(f"{v} {_pct(r)} [{_pct(ci[0])}, {_pct(ci[1])}]"
+                              for v, r, ci in zip(o["values"], o["rates"], o["ci95"],
+                                                  strict=True)) + ".")
     claims = [c.get("text") for c in data.get("claims") or [] if c.get("text")]
     if not claims:
         return [first]
