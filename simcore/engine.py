@@ -779,6 +779,17 @@ def strategy_parts(strategy: Any, ip: np.ndarray) -> tuple:
     return (pols, sps, seat_pol, searcher.search_fn, searcher.fn, rows[k], qp, ints, floats)
 
 
+# The table's search lives with the searches (strategies.search), above the engine: that
+# module registers itself here when it is imported (``register_table_search``), so the engine
+# never imports a strategy.  Every search member at a table came from it, so it is loaded.
+TABLE_SEARCH: dict[str, Any] = {}
+
+
+def register_table_search(module: Any) -> None:
+    """``module`` provides ``table_search``, ``algorithm_of`` and ``table_setup``."""
+    TABLE_SEARCH["module"] = module
+
+
 def _table_search_parts(members: list, seat_of: list[int], searching: list[int],
                         rows: list[np.ndarray], ip: np.ndarray, pols: tuple, sps: np.ndarray,
                         seat_pol: np.ndarray) -> tuple:
@@ -786,8 +797,11 @@ def _table_search_parts(members: list, seat_of: list[int], searching: list[int],
     ``strategies.search.table_search`` with every member's own parameter block (a table with
     one search strategy keeps the plain path: its records are those it always had)."""
     from simcore.rules_data import RulesError  # (a ValueError every command says in a line)
-    from strategies import search as S
 
+    S = TABLE_SEARCH.get("module")
+    if S is None:  # filled in by strategies.search, which made these members' searches
+        raise RulesError("a table of several search strategies needs strategies.search "
+                         "loaded (it registers the table's search with the engine)")
     rollouts = {id(members[k].fn) for k in searching}
     if len(rollouts) > 1:
         said = ", ".join(f"{members[k].name} with {getattr(members[k].rollout, 'name', '?')}"

@@ -685,3 +685,14 @@ def table_setup(members: list[tuple[int, np.ndarray, np.ndarray, int, int]],
         ints += max(int(wi), 1)
         floats += max(int(wf), 1)
     return qp, ints, floats
+
+
+def _register_with_engine() -> None:
+    import sys
+
+    from simcore import engine
+
+    engine.register_table_search(sys.modules[__name__])
+
+
+_register_with_engine()
