@@ -13,42 +13,29 @@ import typer
 from experiments.cli.common import (
     GameArg,
     JsonOpt,
-    OverwriteOpt,
     QuietOpt,
-    RulesOpt,
-    SeedOpt,
-    SetOpt,
-    StrategyOpt,
-    ThreadsOpt,
-    bounded,
     cannot_write,
-    check_dask_local,
     check_games,
     check_positive,
+    common_options,
     fail,
+    games_option,
+    interrupted,
     message,
+    out_option,
+    rows_option,
     shortcut_overrides,
 )
-from experiments.running.limits import MAX_DASK_LOCAL
 from experiments.storage.jsonout import json_text
 from experiments.storage.outdir import OutDirError
 from simcore.registry import get_game
 from simcore.rules_data import RulesError
 
-DaskOpt = Annotated[str | None, typer.Option(metavar="ADDRESS",
-    help="Play on the Dask cluster at this scheduler address (tcp://HOST:8786).")]
-DaskLocalOpt = Annotated[int | None, typer.Option(
-    "--dask-local", metavar="N", callback=check_dask_local,
-        help=f"Play on a local Dask cluster of N worker processes (1 to {MAX_DASK_LOCAL}).")]
-ChunkOpt = Annotated[int, typer.Option(metavar="N", callback=check_positive,
-    help="Playouts per task (results do not depend on it).")]
 MetricOpt = Annotated[str | None, typer.Option(metavar="METRIC", help=(
     "What to move: win (cooperative games' default), seat0 (competitive games' default), "
     "seatK, gap (largest seat gap), outcome:NAME, mean:FIELD (e.g. turns)."))]
 BoundsOpt = Annotated[list[str] | None, typer.Option("--bounds", metavar="KEY=LO:HI", help=(
     "The range a key may take (repeatable; within its own bounds, holding its value)."))]
-ResumeOpt = Annotated[bool, typer.Option(metavar="",
-    help="Finish the run begun in --out, reusing every chunk of games it finished.")]
 
 
 def _balance_errors():
@@ -97,15 +84,10 @@ def _balance_run(run: Callable[..., Any], out: str | None, **kwargs: Any) -> Any
     except OSError as exc:
         cannot_write(exc, out)
     except KeyboardInterrupt:
-        if out:
-            typer.echo(f"\ninterrupted; every chunk of games finished is saved in {out}. Run "
-                       "the same command with --resume to finish.", err=True)
-        else:
-            typer.echo("\ninterrupted (nothing kept: give --out DIR to keep the games played)",
-                       err=True)
-        raise typer.Exit(130) from None
+        interrupted(out)
 
 
+@common_options
 def sensitivity(
     game: GameArg,
     metric: MetricOpt = None,
@@ -128,26 +110,13 @@ def sensitivity(
         help="morris: grid levels (even).")] = 4,
     samples: Annotated[int, typer.Option(metavar="N", callback=check_positive, help=(
         "sobol: base samples, a power of two (plays N x (keys + 2) configurations)."))] = 32,
-    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
-        help="Games per configuration, all on the same playouts.")] = 10_000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    strategy: StrategyOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR", help=(
-        "Keep the games (resumable) and write sensitivity.json, Parquet, CSV, the chart and "
-        "a report here."))] = None,
-    resume: ResumeOpt = False,
-    overwrite: OverwriteOpt = False,
-    scheduler: DaskOpt = None,
-    dask_local: DaskLocalOpt = None,
-    chunk: ChunkOpt = 8192,
-    top: Annotated[int, typer.Option(metavar="N", callback=bounded(0, 10**6, "rows shown"),
-        help="Keys in the table and the chart (0: every key).")] = 20,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    games: games_option("Games per configuration, all on the same playouts.") = 10_000,
+    *, seed, set_, strategy, rules, threads,
+    out: out_option("Keep the games (resumable) and write sensitivity.json, Parquet, CSV, the "
+                    "chart and a report here.") = None,
+    resume, overwrite, scheduler, dask_local, chunk,
+    top: rows_option("Keys in the table and the chart (0: every key).") = 20,
+    json_out, quiet, shortcuts,
 ) -> None:
     """Which numbers of the rules move the balance most: each key a step down and up on the
     same playouts (or Morris / Sobol' over ranges), ranked, with paired 95% intervals."""
@@ -170,6 +139,7 @@ def sensitivity(
             typer.echo(f"  report: {Path(out) / 'report.html'}")
 
 
+@common_options
 def tune(
     game: GameArg,
     target: Annotated[str, typer.Option(metavar="TARGET", help=(
@@ -182,9 +152,8 @@ def tune(
     bounds: BoundsOpt = None,
     tol: Annotated[float | None, typer.Option(metavar="X", help=(
         "A float key's tolerance (default: a hundredth of its range)."))] = None,
-    games: Annotated[int, typer.Option(metavar="N", callback=check_games, help=(
-        "Games of a probe's first measurement (doubled while it is undecided), or of an "
-        "optimiser's trial."))] = 4096,
+    games: games_option("Games of a probe's first measurement (doubled while it is "
+                        "undecided), or of an optimiser's trial.") = 4096,
     max_games: Annotated[int, typer.Option("--max-games", metavar="N", callback=check_games,
         help="The most games one value is played on in the search.")] = 65536,
     budget: Annotated[int | None, typer.Option(metavar="N", callback=check_games, help=(
@@ -194,22 +163,11 @@ def tune(
         "the target."))] = 0.0,
     confirm: Annotated[int, typer.Option(metavar="N", callback=check_games, help=(
         "Fresh games that confirm the answer."))] = 20_000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    strategy: StrategyOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR", help=(
-        "Keep the games (resumable) and write tune.json, the path, a rules file with the "
-        "answer, the chart and a report here."))] = None,
-    resume: ResumeOpt = False,
-    overwrite: OverwriteOpt = False,
-    scheduler: DaskOpt = None,
-    dask_local: DaskLocalOpt = None,
-    chunk: ChunkOpt = 8192,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    *, seed, set_, strategy, rules, threads,
+    out: out_option("Keep the games (resumable) and write tune.json, the path, a rules file "
+                    "with the answer, the chart and a report here.") = None,
+    resume, overwrite, scheduler, dask_local, chunk,
+    json_out, quiet, shortcuts,
 ) -> None:
     """What value hits a target: a bisection on one key (an optimiser on several) over the
     same playouts, the answer confirmed on fresh games with its 95% interval."""

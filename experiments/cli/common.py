@@ -13,7 +13,7 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -170,6 +170,95 @@ OverwriteOpt = Annotated[bool, typer.Option(metavar="",
     help="Replace results of this tool in --out (only files it wrote).")]
 
 
+# The options every command words its own way: the declaration here, the words (what a game,
+# the folder or a resume is to that command) where the command is.
+def games_option(help: str) -> Any:
+    """``--games N``, checked against the ceiling on games one command plays."""
+    return Annotated[int, typer.Option(metavar="N", callback=check_games, help=help)]
+
+
+def out_option(help: str, metavar: str = "DIR") -> Any:
+    """``--out DIR`` (``-o``), optional: where the command also keeps what it played."""
+    return Annotated[str | None, typer.Option("--out", "-o", metavar=metavar, help=help)]
+
+
+def resume_option(help: str) -> Any:
+    """``--resume``, a flag: finish what an interrupted command began in ``--out``."""
+    return Annotated[bool, typer.Option(metavar="", help=help)]
+
+
+def entrants_option(example: str) -> Any:
+    """``--strategies NAMES``, required: the entrants a command pits against each other."""
+    return Annotated[str, typer.Option(metavar="NAMES",
+        help="Comma-separated entrants: NAME, NAME:BUDGET (a search's iterations), "
+             f"NAME{{key=value,...}}; e.g. {example}.")]
+
+
+def rows_option(help: str) -> Any:
+    """``--top N``: how many rows a table shows (0: every row)."""
+    return Annotated[int, typer.Option(metavar="N", callback=bounded(0, 10**6, "rows shown"),
+                                       help=help)]
+
+
+def interrupted(folder: str | None, kept: str = "every chunk of games finished",
+                played: str = "the games played") -> NoReturn:
+    """A Ctrl-C in a command that keeps its work in ``--out`` as it goes: one line saying how
+    to finish it (or that nothing was kept), exit status 130."""
+    if folder:
+        typer.echo(f"\ninterrupted; {kept} is saved in {folder}. Run the same command with "
+                   "--resume to finish.", err=True)
+    else:
+        typer.echo(f"\ninterrupted (nothing kept: give --out DIR to keep {played})", err=True)
+    raise typer.Exit(130) from None
+
+
+DaskOpt = Annotated[str | None, typer.Option(metavar="ADDRESS",
+    help="Play on the Dask cluster at this scheduler address (tcp://HOST:8786).")]
+DaskLocalOpt = Annotated[int | None, typer.Option(
+    "--dask-local", metavar="N", callback=check_dask_local,
+        help=f"Play on a local Dask cluster of N worker processes (1 to {MAX_DASK_LOCAL}).")]
+ChunkOpt = Annotated[int, typer.Option(metavar="N", callback=check_positive,
+    help="Playouts per task (results do not depend on it).")]
+ResumeOpt = resume_option("Finish the run begun in --out, reusing every chunk of games it "
+                          "finished.")
+
+# The options most commands take, each declared once: a command takes one by naming it as a
+# keyword-only parameter with neither a type nor a default (``*, seed, set_, rules,
+# threads``), and :func:`common_options` gives it the declaration and default below, so it
+# reads to typer, to --help and to a Python caller as if written out.  A command that words
+# one of them its own way declares it in full, as any other option.
+COMMON_OPTIONS: dict[str, tuple[Any, Any]] = {
+    "seed": (SeedOpt, 1),
+    "set_": (SetOpt, None),
+    "strategy": (StrategyOpt, None),
+    "rules": (RulesOpt, None),
+    "threads": (ThreadsOpt, None),
+    "resume": (ResumeOpt, False),
+    "overwrite": (OverwriteOpt, False),
+    "scheduler": (DaskOpt, None),
+    "dask_local": (DaskLocalOpt, None),
+    "chunk": (ChunkOpt, 8192),
+    "json_out": (JsonOpt, False),
+    "quiet": (QuietOpt, False),
+    "shortcuts": (dict | None, None),  # filled by with_shortcuts, not an option itself
+}
+
+
+def common_options(fn: Callable) -> Callable:
+    """Give each bare keyword-only parameter of the command ``fn`` its declaration and
+    default from :data:`COMMON_OPTIONS` (a bare name that is not there is a mistake)."""
+    defaults = dict(fn.__kwdefaults__ or {})
+    for name, p in inspect.signature(fn).parameters.items():
+        if (p.kind is not p.KEYWORD_ONLY or p.annotation is not p.empty
+                or p.default is not p.empty):
+            continue
+        if name not in COMMON_OPTIONS:
+            raise TypeError(f"{fn.__name__}({name}): not a common option; declare it in full")
+        fn.__annotations__[name], defaults[name] = COMMON_OPTIONS[name]
+    fn.__kwdefaults__ = defaults
+    return fn
+
+
 # ---- game shortcuts, from the games themselves --------------------------------------------
 SHORTCUT_PANEL = "Game shortcuts (each stands for --set KEY=VALUE)"
 
@@ -286,3 +375,27 @@ def unmake_out(out: str | None, made: bool) -> None:
     if out is not None and made:
         with contextlib.suppress(OSError):
             Path(out).rmdir()  # the folder made above, still empty
+
+
+def write_claimed(write: Callable[[], Any], out: str, made: bool) -> None:
+    """Write what was played into the ``--out`` folder claimed before it (:func:`claim_out`);
+    a refusal or a failed write ends in one error line, the folder made for it removed."""
+    try:
+        write()
+    except OutDirError as exc:
+        unmake_out(out, made)
+        fail(str(exc))
+    except OSError as exc:
+        unmake_out(out, made)
+        cannot_write(exc, out)
+
+
+def check_resume(what: str, resume: bool, overwrite: bool, out: str | None) -> None:
+    """``--resume`` finishes the ``what`` begun in ``--out``: it needs the folder, and is not
+    given with ``--overwrite``."""
+    if resume and not out:
+        fail(f"--resume: finishes the {what} begun in --out; give --out DIR (the folder it was "
+             "begun in)")
+    if resume and overwrite:
+        fail(f"--resume and --overwrite: give one (--resume finishes the {what} in --out, "
+             "--overwrite starts it afresh)")

@@ -13,20 +13,22 @@ from experiments.cli.common import (
     GamesHelp,
     JsonOpt,
     OverwriteOpt,
-    QuietOpt,
     RulesOpt,
     SeedOpt,
     SetOpt,
     StrategyOpt,
-    ThreadsOpt,
     cannot_write,
-    check_games,
     check_index,
     claim_out,
+    common_options,
+    entrants_option,
     fail,
+    games_option,
     message,
+    out_option,
     shortcut_overrides,
     unmake_out,
+    write_claimed,
 )
 from experiments.storage.jsonout import json_text
 from experiments.storage.outdir import OutDirError
@@ -34,22 +36,14 @@ from simcore.registry import game_names, get_game
 from simcore.rules_data import RulesError
 
 
+@common_options
 def run(
     game: GameArg,
-    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
-        help=GamesHelp)] = 100_000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    strategy: StrategyOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR", help=(
-        "Also keep the run here: summary.json, every playout (playouts.parquet), "
-        "results.csv, report.md (for `pool`)."))] = None,
-    overwrite: OverwriteOpt = False,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    games: games_option(GamesHelp) = 100_000,
+    *, seed, set_, strategy, rules, threads,
+    out: out_option("Also keep the run here: summary.json, every playout (playouts.parquet), "
+                    "results.csv, report.md (for `pool`).") = None,
+    overwrite, json_out, quiet, shortcuts,
 ) -> None:
     """Play one configuration and report win rates with 95% intervals."""
     from experiments.running.runfolder import save_run
@@ -82,14 +76,7 @@ def run(
         typer.echo("\ninterrupted before any game was finished; nothing kept", err=True)
         raise typer.Exit(130) from None
     if out:
-        try:
-            save_run(result, out, overwrite=True)  # (claimed above)
-        except OutDirError as exc:
-            unmake_out(out, made)
-            fail(str(exc))
-        except OSError as exc:
-            unmake_out(out, made)
-            cannot_write(exc, out)
+        write_claimed(lambda: save_run(result, out, overwrite=True), out, made)
     summary = result.summary()
     if json_out:
         typer.echo(json_text(summary))
@@ -154,24 +141,14 @@ def trace(
     typer.echo(g.trace(config, seed, index, check=check_))
 
 
+@common_options
 def compare(
     game: GameArg,
-    strategies: Annotated[str, typer.Option(metavar="NAMES",
-        help="Comma-separated entrants: NAME, NAME:BUDGET (a search's iterations), "
-             "NAME{key=value,...}; e.g. random,heuristic,mcts:1000{rollout=random}.")],
-    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
-        help="Games per strategy (at most 1,000,000,000).")] = 100_000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option(
-        "--out", "-o", metavar="DIR",
-            help="Also write compare.json, a bar chart and a report here.")] = None,
-    overwrite: OverwriteOpt = False,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    strategies: entrants_option("random,heuristic,mcts:1000{rollout=random}"),
+    games: games_option("Games per strategy (at most 1,000,000,000).") = 100_000,
+    *, seed, set_, rules, threads,
+    out: out_option("Also write compare.json, a bar chart and a report here.") = None,
+    overwrite, json_out, quiet, shortcuts,
 ) -> None:
     """Play each strategy on the same seeds: win rates and paired differences."""
     from experiments.running.comparison import compare as run_compare
@@ -204,32 +181,18 @@ def compare(
                    "has played)", err=True)
         raise typer.Exit(130) from None
     if out:
-        try:
-            result.write(out, overwrite=True)  # (claimed above)
-        except OutDirError as exc:
-            unmake_out(out, made)
-            fail(str(exc))
-        except OSError as exc:
-            unmake_out(out, made)
-            cannot_write(exc, out)
+        write_claimed(lambda: result.write(out, overwrite=True), out, made)
     if json_out:
         typer.echo(json_text(result.summary()))
     else:
         typer.echo(result.format())
 
 
+@common_options
 def check(
     game: GameArg,
-    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
-        help="Games to play under the checker (at most 1,000,000,000).")] = 10_000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    strategy: StrategyOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    games: games_option("Games to play under the checker (at most 1,000,000,000).") = 10_000,
+    *, seed, set_, strategy, rules, threads, json_out, quiet, shortcuts,
 ) -> None:
     """Play games under the game's rules checker; exit 1 on any violation or stuck game."""
     from experiments.running.runner import announce_compile, progress_bar, set_threads

@@ -7,20 +7,17 @@ from typing import Annotated
 
 import typer
 
-from experiments.cli.balance import DaskLocalOpt, DaskOpt
 from experiments.cli.common import (
     GameArg,
-    JsonOpt,
-    OverwriteOpt,
-    QuietOpt,
-    RulesOpt,
-    SeedOpt,
-    SetOpt,
-    ThreadsOpt,
     cannot_write,
-    check_games,
+    check_resume,
+    common_options,
     fail,
+    games_option,
+    interrupted,
     message,
+    out_option,
+    resume_option,
     shortcut_overrides,
 )
 from experiments.storage.jsonout import json_text
@@ -29,6 +26,7 @@ from simcore.registry import get_game
 from simcore.rules_data import RulesError
 
 
+@common_options
 def skill(
     game: GameArg,
     levels: Annotated[str, typer.Option(metavar="LEVELS",
@@ -36,29 +34,19 @@ def skill(
              "NAME, NAME:BUDGET (a search's iterations), NAME{key=value,...}, player files "
              "(.toml) or @FILE.toml; e.g. random,heuristic,flat_mc:200,mcts:1000.")
     ] = "random,heuristic",
-    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
-        help="Games a level (every level plays the same playouts).")] = 200,
-    seed: SeedOpt = 1,
+    games: games_option("Games a level (every level plays the same playouts).") = 200,
+    *, seed,
     order: Annotated[list[str] | None, typer.Option("--order", metavar="AXIS=V1,V2,...",
         help="A claim of order (repeatable), as `cthulhu-sim order` takes it: every level is "
              "also played at each value of AXIS (a rules-data key or a shortcut), on the "
              "same playouts, and the figure must fall from V1 to V2 and on; e.g. "
              "goo=nyarlathotep,yog-sothoth,yig,cthulhu.")] = None,
-    set_: SetOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR",
-        help="Also write skill.json, a chart and a report here, with every chunk of games "
-             "played (resumable).")] = None,
-    resume: Annotated[bool, typer.Option(metavar="",
-        help="Finish the skill curve begun in --out, reusing every chunk of games it "
-             "finished.")] = False,
-    overwrite: OverwriteOpt = False,
-    scheduler: DaskOpt = None,
-    dask_local: DaskLocalOpt = None,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    set_, rules, threads,
+    out: out_option("Also write skill.json, a chart and a report here, with every chunk of "
+                    "games played (resumable).") = None,
+    resume: resume_option("Finish the skill curve begun in --out, reusing every chunk of games "
+                          "it finished.") = False,
+    overwrite, scheduler, dask_local, json_out, quiet, shortcuts,
 ) -> None:
     """Every seat at the same level, for each level: the balance figure with 95% intervals,
     the stalemate share, and whether the balance claims hold as the level rises."""
@@ -68,12 +56,7 @@ def skill(
 
     if scheduler and dask_local:
         fail("give --scheduler or --dask-local, not both")
-    if resume and not out:
-        fail("--resume: finishes the skill curve begun in --out; give --out DIR (the folder "
-             "it was begun in)")
-    if resume and overwrite:
-        fail("--resume and --overwrite: give one (--resume finishes the skill curve in --out, "
-             "--overwrite starts it afresh)")
+    check_resume("skill curve", resume, overwrite, out)
     errors = (RulesError, KeyError, TooManyGamesError, ValueError, OutDirError,
               ClusterStartError)
     try:
@@ -109,11 +92,5 @@ def skill(
     except OSError as exc:
         cannot_write(exc, out)
     except KeyboardInterrupt:
-        if out:
-            typer.echo(f"\ninterrupted; every chunk of games finished is saved in {out}. Run "
-                       "the same command with --resume to finish.", err=True)
-        else:
-            typer.echo("\ninterrupted (nothing kept: give --out DIR to keep the games played)",
-                       err=True)
-        raise typer.Exit(130) from None
+        interrupted(out)
     typer.echo(json_text(result.summary()) if json_out else result.format())

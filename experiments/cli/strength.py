@@ -9,18 +9,16 @@ import typer
 
 from experiments.cli.common import (
     GameArg,
-    JsonOpt,
-    OverwriteOpt,
-    QuietOpt,
-    RulesOpt,
-    SeedOpt,
-    SetOpt,
-    ThreadsOpt,
     cannot_write,
-    check_games,
+    check_resume,
     claim_out,
+    common_options,
+    entrants_option,
     fail,
+    games_option,
     message,
+    out_option,
+    resume_option,
     shortcut_overrides,
     unmake_out,
 )
@@ -54,11 +52,11 @@ def _no_strategy_settings(overrides, command: str, where: str) -> None:
              f"syntax, each its own, e.g. {where}")
 
 
+@common_options
 def ladder(
     game: GameArg,
-    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
-        help="Games a rung (all rungs play the same playouts).")] = 200,
-    seed: SeedOpt = 1,
+    games: games_option("Games a rung (all rungs play the same playouts).") = 200,
+    *, seed,
     budgets: Annotated[str | None, typer.Option(metavar="N,N,...",
         help="Searchable games: search iterations of the search rungs (default "
              "100,300,1000).")] = None,
@@ -71,15 +69,9 @@ def ladder(
         help="Competitive games: the strategy of every other seat (default: the game's), "
              "e.g. heuristic, 'heuristic{aggression=0.9}' or mcts:500.")
     ] = None,
-    set_: SetOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR",
-        help="Also write ladder.json, a chart and a report here.")] = None,
-    overwrite: OverwriteOpt = False,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    set_, rules, threads,
+    out: out_option("Also write ladder.json, a chart and a report here.") = None,
+    overwrite, json_out, quiet, shortcuts,
 ) -> None:
     """A strength ladder: random, each strategy, then search at rising budgets, on the same
     playouts, with paired differences between rungs ("does more thinking still help?")."""
@@ -153,30 +145,21 @@ def ladder(
     typer.echo(json_text(result.summary()) if json_out else result.format())
 
 
+@common_options
 def tournament(
     game: GameArg,
-    strategies: Annotated[str, typer.Option(metavar="NAMES",
-        help="Comma-separated entrants: NAME, NAME:BUDGET (a search's iterations), "
-             "NAME{key=value,...}; e.g. heuristic,rusher,mcts:100,mcts:1000.")],
-    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
-        help="Games a table (every seating of the strategies is a table).")] = 2000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR",
-        help="Keep the tournament here (a sweep folder: results.parquet, report, "
-             "tournament.json, chart-ratings.png); resumable.")] = None,
-    resume: Annotated[bool, typer.Option(metavar="",
-        help="Finish the tournament begun in --out.")] = False,
-    overwrite: OverwriteOpt = False,
+    strategies: entrants_option("heuristic,rusher,mcts:100,mcts:1000"),
+    games: games_option("Games a table (every seating of the strategies is a table).") = 2000,
+    *, seed, set_, rules, threads,
+    out: out_option("Keep the tournament here (a sweep folder: results.parquet, report, "
+                    "tournament.json, chart-ratings.png); resumable.") = None,
+    resume: resume_option("Finish the tournament begun in --out.") = False,
+    overwrite,
     scheduler: Annotated[str | None, typer.Option(metavar="ADDRESS",
         help="Run on the Dask cluster at this scheduler address.")] = None,
     dask_local: Annotated[int | None, typer.Option("--dask-local", metavar="N",
         min=1, max=64, help="Run on a local Dask cluster of N worker processes.")] = None,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    json_out, quiet, shortcuts,
 ) -> None:
     """Every seating of the strategies (seats rotated), a win matrix with intervals and
     Bradley-Terry ratings (choix) with 95% bootstrap intervals."""
@@ -189,12 +172,7 @@ def tournament(
 
     if scheduler and dask_local:
         fail("give --scheduler or --dask-local, not both")
-    if resume and not out:
-        fail("--resume: finishes the tournament begun in --out; give --out DIR (the folder "
-             "it was begun in)")
-    if resume and overwrite:
-        fail("--resume and --overwrite: give one (--resume finishes the tournament in --out, "
-             "--overwrite starts it afresh)")
+    check_resume("tournament", resume, overwrite, out)
     try:
         get_game(game)
         names = split_entrants(strategies, "--strategies")

@@ -17,6 +17,8 @@ from experiments.cli.common import (
     check_dask_local,
     check_positive,
     fail,
+    out_option,
+    resume_option,
 )
 from experiments.running.limits import MAX_DASK_LOCAL
 from experiments.storage.jsonout import json_text
@@ -26,10 +28,8 @@ from experiments.storage.outdir import OutDirError
 def sweep(
     spec: Annotated[str, typer.Argument(
         metavar="SPEC", help="Sweep spec (TOML); see experiments/specs/.")],
-    out: Annotated[str | None, typer.Option(
-        "--out", "-o", metavar="DIR", help="Output folder (default: reports/<spec name>).")] = None,
-    resume: Annotated[bool, typer.Option(metavar="",
-        help="Finish the sweep begun in --out, skipping finished cells.")] = False,
+    out: out_option("Output folder (default: reports/<spec name>).") = None,
+    resume: resume_option("Finish the sweep begun in --out, skipping finished cells.") = False,
     overwrite: Annotated[bool, typer.Option(metavar="",
         help="Discard a previous sweep in --out (only files a sweep writes).")] = False,
     records: Annotated[bool, typer.Option(

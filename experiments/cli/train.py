@@ -10,18 +10,15 @@ import typer
 
 from experiments.cli.common import (
     GameArg,
-    JsonOpt,
-    OverwriteOpt,
-    QuietOpt,
-    RulesOpt,
-    SeedOpt,
-    SetOpt,
-    StrategyOpt,
-    ThreadsOpt,
     bounded,
     cannot_write,
+    check_resume,
+    common_options,
     fail,
+    interrupted,
     message,
+    out_option,
+    resume_option,
     shortcut_overrides,
 )
 from experiments.running.limits import MAX_GAMES
@@ -30,9 +27,10 @@ from simcore.registry import get_game
 from simcore.rules_data import RulesError
 
 
+@common_options
 def train(
     game: GameArg,
-    strategy: StrategyOpt = None,
+    *, strategy,
     budget: Annotated[int, typer.Option(metavar="N", callback=bounded(
         1, MAX_GAMES, "games in all"), help="Games in all: the trials (on the same playouts) "
         "and a quarter for the confirmation on fresh playouts.")] = 4000,
@@ -44,21 +42,13 @@ def train(
         "round in turn (default: one for each seat).")] = None,
     sampler: Annotated[str, typer.Option(metavar="NAME",
         help="Optuna's sampler: tpe or cmaes (cmaes needs the cmaes package).")] = "tpe",
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", metavar="FILE|DIR",
-        help="Write the trained player here: a .toml player file (replaces only a player "
-             "file), or a folder keeping it (player.toml) with train.json, a report and "
-             "every trial's games (resumable).")] = None,
-    resume: Annotated[bool, typer.Option(metavar="",
-        help="Finish the training begun in the folder --out DIR, reusing every trial it "
-             "finished.")] = False,
-    overwrite: OverwriteOpt = False,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    seed, set_, rules, threads,
+    out: out_option("Write the trained player here: a .toml player file (replaces only a "
+                    "player file), or a folder keeping it (player.toml) with train.json, a "
+                    "report and every trial's games (resumable).", metavar="FILE|DIR") = None,
+    resume: resume_option("Finish the training begun in the folder --out DIR, reusing every "
+                          "trial it finished.") = False,
+    overwrite, json_out, quiet, shortcuts,
 ) -> None:
     """Train a strategy's parameters (Optuna, common random numbers), confirm the gain on
     fresh playouts, and keep the player as a file any --strategy accepts."""
@@ -72,12 +62,7 @@ def train(
         fail(f"--sampler {sampler!r}: allowed: {', '.join(SAMPLERS)}")
     to_file = out is not None and playerfile.is_player_file(out)
     folder = None if out is None or to_file else out
-    if resume and not out:
-        fail("--resume: finishes the training begun in --out; give --out DIR (the folder it "
-             "was begun in)")
-    if resume and overwrite:
-        fail("--resume and --overwrite: give one (--resume finishes the training in --out, "
-             "--overwrite starts it afresh)")
+    check_resume("training", resume, overwrite, out)
     if (resume or overwrite) and to_file:
         fail(f"--{'resume' if resume else 'overwrite'} applies to a folder: --out {out} is a "
              "player file (it is replaced when it is one); give --out DIR to keep a training "
@@ -112,13 +97,7 @@ def train(
     except OSError as exc:
         cannot_write(exc, out)
     except KeyboardInterrupt:
-        if folder:
-            typer.echo(f"\ninterrupted; every trial finished is saved in {folder}. Run the "
-                       "same command with --resume to finish.", err=True)
-        else:
-            typer.echo("\ninterrupted (nothing kept: give --out DIR to keep the trials "
-                       "played)", err=True)
-        raise typer.Exit(130) from None
+        interrupted(folder, "every trial finished", "the trials played")
     player = None
     if to_file:
         player = out

@@ -9,30 +9,22 @@ from typing import Annotated
 import typer
 
 from experiments.cli.balance import (
-    ChunkOpt,
-    DaskLocalOpt,
-    DaskOpt,
     MetricOpt,
-    ResumeOpt,
     _balance_prelude,
     _balance_run,
 )
 from experiments.cli.common import (
     GameArg,
-    JsonOpt,
-    OverwriteOpt,
-    QuietOpt,
-    RulesOpt,
-    SeedOpt,
-    SetOpt,
-    StrategyOpt,
-    ThreadsOpt,
     bounded,
-    check_games,
+    common_options,
+    games_option,
+    out_option,
+    rows_option,
 )
 from experiments.storage.jsonout import json_text
 
 
+@common_options
 def uncertainty(
     game: GameArg,
     keys: Annotated[list[str] | None, typer.Option("--keys", "-k", metavar="KEY|GLOB", help=(
@@ -46,26 +38,13 @@ def uncertainty(
         "lhs: a Latin hypercube; sobol: a scrambled Sobol' sequence (scipy.stats.qmc)."))
         ] = "lhs",
     metric: MetricOpt = None,
-    games: Annotated[int, typer.Option(metavar="N", callback=check_games,
-        help="Games per sample, all on the same playouts.")] = 2000,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    strategy: StrategyOpt = None,
-    rules: RulesOpt = None,
-    threads: ThreadsOpt = None,
-    out: Annotated[str | None, typer.Option("--out", "-o", metavar="DIR", help=(
-        "Keep the games (resumable) and write uncertainty.json, the samples, the chart and "
-        "a report here."))] = None,
-    resume: ResumeOpt = False,
-    overwrite: OverwriteOpt = False,
-    scheduler: DaskOpt = None,
-    dask_local: DaskLocalOpt = None,
-    chunk: ChunkOpt = 8192,
-    top: Annotated[int, typer.Option(metavar="N", callback=bounded(0, 10**6, "rows shown"),
-        help="Drivers in the table (0: every key).")] = 10,
-    json_out: JsonOpt = False,
-    quiet: QuietOpt = False,
-    shortcuts: dict | None = None,
+    games: games_option("Games per sample, all on the same playouts.") = 2000,
+    *, seed, set_, strategy, rules, threads,
+    out: out_option("Keep the games (resumable) and write uncertainty.json, the samples, the "
+                    "chart and a report here.") = None,
+    resume, overwrite, scheduler, dask_local, chunk,
+    top: rows_option("Drivers in the table (0: every key).") = 10,
+    json_out, quiet, shortcuts,
 ) -> None:
     """The headline figure at the defaults and over the plausible ranges of every assumed
     value (median, 5-95%), and the assumed values that drive it most."""
