@@ -91,15 +91,17 @@ def test_run_gives_the_figures_of_run_json_and_saves_a_run_folder(bench):
     for d in (cli, saved):
         d.pop("playouts_per_s")
     assert saved == cli
-    rate = cli["seat_win_rates"][0]["rate"]
-    assert text_of(page, "win-rate") == f"{100 * rate:.2f}%"
+    from experiments.stats import rate_text
+
+    rate = rate_text(cli["seat_win_rates"][0]["rate"], *cli["seat_win_rates"][0]["ci95"])
+    assert text_of(page, "win-rate") == rate  # written as the CLI writes it
     # the CLI's own table, and the CLI reads the folder (list, pool)
     assert "seat against seat" in text_of(page, "cli-text")
     listed = json.loads(invoke("list", str(root), "--json").stdout)
     assert any(row["kind"] == "run" and row["path"].endswith("first-run") for row in listed)
     assert c.get("/jobs/1/chart.png").headers["content-type"] == "image/png"
     folder = c.get("/results/first-run")
-    assert folder.status_code == 200 and text_of(folder.text, "win-rate") == f"{100 * rate:.2f}%"
+    assert folder.status_code == 200 and text_of(folder.text, "win-rate") == rate
     assert c.get("/run-chart/first-run").content[:4] == b"\x89PNG"
     assert c.get("/results/first-run/report.md").status_code == 200
 
