@@ -137,6 +137,8 @@ def _game_context(wb: Workbench, game: str, values: dict[str, str] | None = None
              if r["kind"] == "run" and r["game"] == game]
     return {"game": forms.game_row(game), "groups": forms.setting_groups(game),
             "strategies": forms.strategies_of(game), "seats": forms.seat_names(game),
+            "player_files": list(forms.player_files(game, wb.root).values()),
+            "entrant_example": forms.entrant_example(game),
             "default_strategy": g.default_strategy, "values": values or {},
             "errors": errors or {}, "saved_runs": saved,
             "numeric_keys": [s.key for grp in forms.setting_groups(game) for s in grp.settings
@@ -157,7 +159,7 @@ async def submit(request: Request) -> Response:
     form = await request.form()
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     def check():
-        ask = forms.parse_form(game, form, action)
+        ask = forms.parse_form(game, form, action, wb.root)
         folder = wb.new_folder(action, game, ask.save_as) if SAVES[action] else ""
         if action == "sweep":
             forms.check_sweep(ask, wb.root, folder)
