@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -91,15 +93,17 @@ def test_run_gives_the_figures_of_run_json_and_saves_a_run_folder(bench):
     for d in (cli, saved):
         d.pop("playouts_per_s")
     assert saved == cli
-    rate = cli["seat_win_rates"][0]["rate"]
-    assert text_of(page, "win-rate") == f"{100 * rate:.2f}%"
+    from experiments.stats import rate_text
+
+    rate = rate_text(cli["seat_win_rates"][0]["rate"], *cli["seat_win_rates"][0]["ci95"])
+    assert text_of(page, "win-rate") == rate  # written as the CLI writes it
     # the CLI's own table, and the CLI reads the folder (list, pool)
     assert "seat against seat" in text_of(page, "cli-text")
     listed = json.loads(invoke("list", str(root), "--json").stdout)
     assert any(row["kind"] == "run" and row["path"].endswith("first-run") for row in listed)
     assert c.get("/jobs/1/chart.png").headers["content-type"] == "image/png"
     folder = c.get("/results/first-run")
-    assert folder.status_code == 200 and text_of(folder.text, "win-rate") == f"{100 * rate:.2f}%"
+    assert folder.status_code == 200 and text_of(folder.text, "win-rate") == rate
     assert c.get("/run-chart/first-run").content[:4] == b"\x89PNG"
     assert c.get("/results/first-run/report.md").status_code == 200
 
@@ -113,6 +117,100 @@ def test_per_seat_strategies_play_as_the_table_strategy(bench):
     cli = json.loads(r.stdout)
     saved = json.loads((root / "seats" / "summary.json").read_text())
     assert saved["seat_win_rates"] == cli["seat_win_rates"]
+
+
+# ---- player files (train --out) and typed entrants ---------------------------------------
+TRAINED = Path(__file__).resolve().parent.parent / "reports" / "players" / \
+    "hex-heuristic-trained.toml"
+
+
+def test_player_files_of_the_game_are_offered_and_play_as_the_cli_plays_them(bench):
+    c, root = bench
+    (root / "players").mkdir(exist_ok=True)
+    mine = root / "players" / "mine.toml"
+    shutil.copy(TRAINED, mine)
+    other = TRAINED.read_text().replace('game = "hex"', 'game = "wakeup"')
+    (root / "players" / "other-game.toml").write_text(other)
+    page = c.get("/games/hex").text
+    assert '<option value="players/mine.toml"' in page  # the results folder's
+    assert '<option value="project:reports/players/hex-heuristic-trained.toml"' in page
+    assert "other-game.toml" not in page  # a player of another game is not offered
+    assert "players/mine.toml" not in c.get("/games/wakeup").text
+    play(c, "hex", "run", {"games": "200", "seed": "3", "strategy": "players/mine.toml",
+                           "save_as": "trained-run"})
+    r = invoke("run", "hex", "--games", 200, "--seed", 3, "--strategy", str(mine), "--json",
+               "-q")
+    assert r.exit_code == 0, r.output
+    cli = json.loads(r.stdout)
+    saved = json.loads((root / "trained-run" / "summary.json").read_text())
+    assert saved["seat_win_rates"] == cli["seat_win_rates"]
+    assert saved["strategy"] == cli["strategy"] == str(mine)
+    # typed as an entrant, the project's file plays too
+    play(c, "hex", "run", {"games": "200", "seed": "3", "save_as": "trained-entrant",
+                           "entrant": "project:reports/players/hex-heuristic-trained.toml"})
+    r = invoke("run", "hex", "--games", 200, "--seed", 3, "--strategy", str(TRAINED),
+               "--json", "-q")
+    saved = json.loads((root / "trained-entrant" / "summary.json").read_text())
+    assert saved["seat_win_rates"] == json.loads(r.stdout)["seat_win_rates"]
+
+
+def test_a_player_file_takes_a_seat_with_that_seats_parameters(bench):
+    from strategies.playerfile import load
+
+    c, root = bench
+    play(c, "hex", "run", {"games": "200", "seat:0": "heuristic",
+                           "seat:1": "project:reports/players/hex-heuristic-trained.toml",
+                           "save_as": "trained-seat"})
+    args = ["--set", "strategy.seat_0=heuristic", "--set", "strategy.seat_1=heuristic"]
+    for k, v in load(TRAINED).seat_parameters(1).items():
+        args += ["--set", f"strategy.seat_1.{k}={v!r}"]
+    r = invoke("run", "hex", "--games", 200, "--strategy", "table", *args, "--json", "-q")
+    assert r.exit_code == 0, r.output
+    saved = json.loads((root / "trained-seat" / "summary.json").read_text())
+    assert saved["seat_win_rates"] == json.loads(r.stdout)["seat_win_rates"]
+
+
+def test_a_typed_entrant_plays_as_its_parameters_set(bench):
+    c, root = bench
+    play(c, "hex", "run", {"games": "200", "entrant": "Heuristic{aggression=0.9}",
+                           "save_as": "entrant-run"})
+    r = invoke("run", "hex", "--games", 200, "--strategy", "heuristic", "--set",
+               "strategy.aggression=0.9", "--json", "-q")
+    saved = json.loads((root / "entrant-run" / "summary.json").read_text())
+    assert saved["seat_win_rates"] == json.loads(r.stdout)["seat_win_rates"]
+
+
+@pytest.mark.parametrize(("data", "field", "words"), [
+    ({"strategy": "players/other-game.toml"}, "strategy", "is a player of wakeup, not of hex"),
+    ({"strategy": "players/broken.toml"}, "strategy", "is not valid TOML"),
+    ({"strategy": "players/missing.toml"}, "strategy", "no player file of hex by that name"),
+    ({"strategy": "../../etc/x.toml"}, "strategy", "not a name inside the results folder"),
+    ({"strategy": "/etc/x.toml"}, "strategy", "not a name inside the results folder"),
+    ({"strategy": "project:reports/players/../../x.toml"}, "strategy", "no player file"),
+    ({"entrant": "players/other-game.toml"}, "entrant", "is a player of wakeup, not of hex"),
+    ({"seat:0": "players/broken.toml"}, "seat:0", "is not valid TOML"),
+    ({"entrant": "mcts:lots"}, "entrant", "is not a whole number of search iterations"),
+    ({"entrant": "heuristic{nope=1}"}, "entrant", "heuristic has no parameter 'nope'"),
+    ({"entrant": "heuristic:100"}, "entrant", "does not search"),
+    ({"entrant": "heuristic{aggression=0.9}", "param:heuristic:aggression": "0.2"}, "entrant",
+     "aggression is given twice"),
+])
+def test_a_bad_player_file_or_entrant_is_one_line_and_runs_nothing(bench, data, field, words):
+    c, root = bench
+    (root / "players").mkdir(exist_ok=True)
+    (root / "players" / "other-game.toml").write_text(
+        TRAINED.read_text().replace('game = "hex"', 'game = "wakeup"'))
+    (root / "players" / "broken.toml").write_text('format = "cthulhu-sim player 1"\ngame = [')
+    before = sorted(p.name for p in root.iterdir())
+    jobs = len(c.app.state.wb.queue.jobs)
+    r = submit(c, "hex", "run", {"games": "100", **data})
+    assert r.status_code == 400, r.text[:300]
+    got = errors(r.text)
+    assert field in got, (got, r.text[:500])
+    assert words in got[field] and "\n" not in got[field]
+    assert "Traceback" not in r.text
+    assert sorted(p.name for p in root.iterdir()) == before  # nothing written
+    assert len(c.app.state.wb.queue.jobs) == jobs  # nothing run
 
 
 def test_precision_target_plays_a_one_cell_sweep(bench):
@@ -229,11 +327,12 @@ def test_garbage_never_gets_a_server_error(bench):
     c, _ = bench
     rng = random.Random(5)
     junk = ["", " ", "-", "1e999", "nan", "[", "{}", "\x00", "é" * 300, "../..", "9" * 40,
-            "true", "0x10", "'", "\"", "<script>"]
+            "true", "0x10", "'", "\"", "<script>", "../../x.toml", "project:x.toml",
+            "mcts:{", "heuristic{aggression=9}"]
     fields = ["games", "seed", "index", "precision", "strategy", "seat:0", "seat:1",
               "set:max_turns", "set:first_side", "set:crt.defence_1", "sweep_key",
               "sweep_values", "target", "metric", "compare_with", "save_as",
-              "param:heuristic:x", "set:nope"]
+              "param:heuristic:x", "set:nope", "entrant"]
     for _ in range(60):
         data = {f: rng.choice(junk) for f in rng.sample(fields, 4)}
         data.setdefault("games", "50")

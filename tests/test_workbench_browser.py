@@ -93,11 +93,14 @@ def test_main_path_in_a_real_browser(browser, server):
     page.click("#run")
     page.wait_for_selector("#result[data-kind='run']")
     rate = page.inner_text("#win-rate")
-    assert re.fullmatch(r"\d+\.\d\d%", rate), rate
+    assert re.fullmatch(r"\d+\.\d% \[\d+\.\d, \d+\.\d\]", rate), rate  # as the CLI writes it
     folder = page.inner_text("#saved-link")
     saved = json.loads((results / folder / "summary.json").read_text())
     assert saved["settings"] == {"max_turns": 80} and saved["games"] == 400
-    assert rate == f"{100 * saved['seat_win_rates'][0]['rate']:.2f}%"
+    from experiments.stats import rate_text
+
+    seat0 = saved["seat_win_rates"][0]
+    assert rate == rate_text(seat0["rate"], *seat0["ci95"])
     page.wait_for_function("() => { const i = document.querySelector('#chart');"
                            " return i.complete && i.naturalWidth > 0; }")
     assert page.locator("#chart").evaluate("img => img.naturalWidth") > 100

@@ -73,11 +73,20 @@ class Workbench:
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 
 
-def _pct(x: Any, digits: int = 2) -> str:
+def _rate(x: Any, ci: Any = None) -> str:
+    """A rate with its 95% interval as every rate of the CLI's reports is written
+    (:func:`experiments.stats.rate_text`, which ``fmt_rate`` uses): ``41.4% [37.2, 45.8]``."""
+    from experiments.stats import rate_text
+
     try:
-        return f"{100 * float(x):.{digits}f}%"
+        rate = float(x)
     except (TypeError, ValueError):
         return "?"
+    try:
+        lo, hi = float(ci[0]), float(ci[1])  # type: ignore[index]
+    except (TypeError, ValueError, IndexError, KeyError):
+        lo = hi = None  # (no interval: the rate alone)
+    return rate_text(rate, lo, hi)
 
 
 def _pts(x: Any, digits: int = 2) -> str:
@@ -87,7 +96,7 @@ def _pts(x: Any, digits: int = 2) -> str:
         return "?"
 
 
-templates.env.filters["pct"] = _pct
+templates.env.filters["rate"] = _rate
 templates.env.filters["pts"] = _pts
 templates.env.filters["thousands"] = lambda n: f"{n:,}" if isinstance(n, int) else str(n)
 
@@ -128,6 +137,8 @@ def _game_context(wb: Workbench, game: str, values: dict[str, str] | None = None
              if r["kind"] == "run" and r["game"] == game]
     return {"game": forms.game_row(game), "groups": forms.setting_groups(game),
             "strategies": forms.strategies_of(game), "seats": forms.seat_names(game),
+            "player_files": list(forms.player_files(game, wb.root).values()),
+            "entrant_example": forms.entrant_example(game),
             "default_strategy": g.default_strategy, "values": values or {},
             "errors": errors or {}, "saved_runs": saved,
             "numeric_keys": [s.key for grp in forms.setting_groups(game) for s in grp.settings
@@ -148,7 +159,7 @@ async def submit(request: Request) -> Response:
     form = await request.form()
     values = {k: v for k, v in form.items() if isinstance(v, str)}
     def check():
-        ask = forms.parse_form(game, form, action)
+        ask = forms.parse_form(game, form, action, wb.root)
         folder = wb.new_folder(action, game, ask.save_as) if SAVES[action] else ""
         if action == "sweep":
             forms.check_sweep(ask, wb.root, folder)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from experiments.workbench.errors import FormError, field_of, message, user_errors
@@ -102,6 +103,134 @@ def strategies_of(game: str) -> list[StrategyInfo]:
             params.append({"name": k, **info, "choices": list(prm.choices or []) or None})
         out.append(StrategyInfo(name, cli._first_paragraph(spec.description), params))
     return out
+
+
+def entrant_example(game: str) -> str:
+    """An entrant of ``game`` for the page's placeholder: a search with a budget, or the
+    default strategy with one of its parameters."""
+    from simcore.registry import get_game
+    from strategies import registry
+
+    specs = registry.specs(game)
+    for name, spec in specs.items():
+        if spec.search is not None:
+            return f"{name}:200"
+    name = get_game(game).default_strategy
+    params = list(specs[name].params) if name in specs else []
+    return f"{name}{{{params[0]}=...}}" if params else name
+
+
+# ---- player files (``cthulhu-sim train --out``) ------------------------------------------
+# where the workbench looks for them: the results folder (any depth), and the project's own
+PROJECT_PLAYERS = Path(__file__).resolve().parents[2] / "reports" / "players"
+PROJECT = "project:"  # the name of a file of PROJECT_PLAYERS: project:reports/players/NAME
+PLAYER_FORMAT = 'format = "cthulhu-sim player 1"'
+
+
+@dataclass
+class PlayerChoice:
+    name: str  # as the form sends it (and an entrant is typed): a name, never a user's path
+    path: Path
+    strategy: str  # the strategy the file trains
+    text: str  # a few words on it for the page
+
+    def seat_overrides(self, seat: int, prefix: str) -> list[str]:
+        """What seats this player at seat ``seat`` of the table (``prefix`` is
+        ``strategy.seat_K``): its strategy and that seat's trained parameters, as
+        :meth:`experiments.running.entrants.Entrant.seat_overrides` seats it."""
+        from experiments.reporting.text import set_text
+        from strategies.playerfile import load
+
+        trained = load(self.path).seat_parameters(seat)
+        return [f"{prefix}={self.strategy}"] + [f"{prefix}.{k}={set_text(v)}"
+                                                for k, v in trained.items()]
+
+
+def _player_choice(name: str, path: Path, game: str) -> PlayerChoice | None:
+    """The player file at ``path`` when it is one of ``game`` (None otherwise)."""
+    from simcore.rules_data import RulesError
+    from strategies.playerfile import load
+
+    try:
+        if PLAYER_FORMAT not in path.read_text(encoding="utf-8", errors="replace")[:4000]:
+            return None  # (a sweep's spec, a manifest ...: not a player file)
+        pf = load(path, game)
+    except (OSError, RulesError):
+        return None
+    words = [pf.strategy, "trained seat by seat" if pf.seats else "trained"]
+    gain = pf.gain.get("value")
+    if isinstance(gain, (int, float)):
+        words.append(f"gain {100 * gain:+.1f} points")
+    return PlayerChoice(name, path.resolve(), pf.strategy, ", ".join(words))
+
+
+def player_files(game: str, root: Path | None) -> dict[str, PlayerChoice]:
+    """The player files of ``game`` the workbench offers, by name: those under the results
+    folder ``root`` (named by their path inside it), then those of the project's
+    ``reports/players/`` (named ``project:reports/players/NAME``) not already listed."""
+    from experiments.workbench.paths import SEGMENT
+
+    out: dict[str, PlayerChoice] = {}
+    seen: set[Path] = set()
+    if root is not None:
+        base = Path(root).resolve()
+        for p in sorted(base.rglob("*.toml")):
+            rel = p.relative_to(base).parts
+            real = p.resolve()
+            if not all(SEGMENT.match(part) and ".." not in part for part in rel) or \
+                    base not in real.parents:  # (a link out of the folder is not offered)
+                continue
+            choice = _player_choice("/".join(rel), p, game)
+            if choice is not None:
+                out[choice.name] = choice
+                seen.add(real)
+    if PROJECT_PLAYERS.is_dir():
+        for p in sorted(PROJECT_PLAYERS.glob("*.toml")):
+            if p.resolve() in seen:
+                continue
+            choice = _player_choice(f"{PROJECT}reports/players/{p.name}", p, game)
+            if choice is not None:
+                out[choice.name] = choice
+    return out
+
+
+def resolve_player(game: str, root: Path | None, name: str, where: str,
+                   offered: dict[str, PlayerChoice]) -> PlayerChoice:
+    """The offered player file ``name``; FormError (one line, beside ``where``) for a name
+    that is not one: the loader's own words for a file there that is not a player of
+    ``game``, and never a path outside the results folder or the project's players."""
+    from experiments.workbench.paths import SEGMENT, inside
+    from simcore.rules_data import RulesError
+    from strategies.playerfile import load
+
+    if name in offered:
+        return offered[name]
+    names = ", ".join(offered) or "none"
+    missing = FormError(f"{where} {name!r}: no player file of {game} by that name; offered: "
+                        f"{names} (`cthulhu-sim train --out FILE.toml` writes them, into the "
+                        "results folder or reports/players/)", where)
+    if name.startswith(PROJECT):
+        rest = name[len(PROJECT):]
+        file = rest.removeprefix("reports/players/")
+        if rest == file or not SEGMENT.match(file) or ".." in file:
+            raise missing
+        path = PROJECT_PLAYERS / file
+    elif root is not None:
+        path = inside(Path(root), name, where)
+    else:
+        raise missing
+    if not path.is_file():
+        raise missing
+    try:
+        load(path, game)
+    except RulesError as exc:
+        raise FormError(f"{where} {name!r}: " + str(exc).replace(f"player file {path}: ", ""),
+                        where) from None
+    choice = _player_choice(name, path, game)
+    if choice is None:  # (a player file of the game, but not written as train writes one)
+        raise FormError(f"{where} {name!r}: not a player file written by `cthulhu-sim "
+                        "train`", where)
+    return choice
 
 
 def seat_names(game: str) -> list[str]:
@@ -208,9 +337,10 @@ def parse_sweep_values(text: str, kind: str) -> list:
     return values
 
 
-def parse_form(game: str, form: Any, action: str) -> Ask:
+def parse_form(game: str, form: Any, action: str, root: Path | None = None) -> Ask:
     """The checked request of a game page's form for ``action`` (run, compare, sweep,
-    trace); FormError (with its field) on the first bad input."""
+    trace); FormError (with its field) on the first bad input.  ``root``: the results folder,
+    where (with the project's ``reports/players/``) the player files offered are."""
     from simcore.registry import get_game
 
     g = get_game(game)
@@ -223,37 +353,8 @@ def parse_form(game: str, form: Any, action: str) -> Ask:
                 raise FormError(f"--set {key}=: an empty value; give one ({default} by "
                                 "default)", f"set:{key}")
             overrides.append(f"{key}={text}")
-    strategy = _text(form, "strategy") or g.default_strategy
-    specs = {s.name: s for s in strategies_of(g.name)}
-    seats = seat_names(g.name)
-    per_seat = [_text(form, f"seat:{k}") for k in range(len(seats))]
-    used = {name for name in per_seat if name} | ({strategy} if not all(per_seat) else set())
-    if any(per_seat):
-        for name in per_seat:
-            if name and name not in specs:
-                raise FormError(f"strategy {name!r} is not known for {g.name}; known: "
-                                + ", ".join(specs), f"seat:{per_seat.index(name)}")
-    params: list[str] = []
-    for sname, spec in specs.items():
-        for prm in spec.params:
-            text = _text(form, f"param:{sname}:{prm['name']}")
-            if not text:
-                continue
-            if sname not in used:
-                raise FormError(f"strategy.{prm['name']}={text}: a parameter of {sname}, which "
-                                "no seat plays here; choose that strategy or clear the field",
-                                f"param:{sname}:{prm['name']}")
-            if any(per_seat):
-                for k, name in enumerate(per_seat):
-                    if (name or strategy) == sname:
-                        params.append(f"strategy.seat_{k}.{prm['name']}={text}")
-            else:
-                params.append(f"strategy.{prm['name']}={text}")
-    if any(per_seat):
-        params = [f"strategy.seat_{k}={name or strategy}" for k, name in enumerate(per_seat)
-                  ] + params
-        strategy = "table"
-    overrides += params
+    overrides += _strategy_overrides(g, form, root)
+    strategy = overrides.pop()  # (the strategy to play, handed back last)
 
     games_text = _text(form, "games") or "10000"
     seed_text = _text(form, "seed") or "1"
@@ -297,6 +398,105 @@ def parse_form(game: str, form: Any, action: str) -> Ask:
         ask.target = _text(form, "target")
         ask.metric = _text(form, "metric") or None
     return ask
+
+
+def _strategy_overrides(g: Any, form: Any, root: Path | None) -> list[str]:
+    """The strategy fields of a form as ``--set`` overrides (``strategy.X=...``, a table's
+    ``strategy.seat_K...``), followed by the strategy to play: a strategy by name, a player
+    file's path (an offered one), or ``table`` for a strategy per seat.  The ``entrant``
+    field, when given, is checked by the entrant parser of ``compare --strategies``
+    (``mcts:500{c=1}``, or an offered player file's name) and plays instead of ``strategy``."""
+    from experiments.running.entrants import parse_entrant
+    from simcore.rules_data import RulesError
+    from strategies.playerfile import is_player_file
+
+    offered = player_files(g.name, root)
+    strategy = _text(form, "strategy") or g.default_strategy
+    entrant = _text(form, "entrant")
+    own: list[tuple[str, Any]] = []  # an entrant's parameters
+    player: PlayerChoice | None = None
+    if entrant:
+        if is_player_file(entrant):
+            player = resolve_player(g.name, root, entrant, "entrant", offered)
+        else:
+            try:
+                e = parse_entrant(g.name, entrant, "entrant")
+            except RulesError as exc:
+                raise FormError(message(exc), "entrant") from None
+            strategy = e.name
+            own = list(e.settings().items())
+    elif is_player_file(strategy):
+        player = resolve_player(g.name, root, strategy, "strategy", offered)
+    base = player.strategy if player else strategy  # the strategy whose parameters apply
+    specs = {s.name: s for s in strategies_of(g.name)}
+    seats = seat_names(g.name)
+    per_seat = [_text(form, f"seat:{k}") for k in range(len(seats))]
+    seat_players: list[PlayerChoice | None] = []
+    for k, name in enumerate(per_seat):
+        if name and is_player_file(name):
+            seat_players.append(resolve_player(g.name, root, name, f"seat:{k}", offered))
+        elif name and name not in specs:
+            raise FormError(f"strategy {name!r} is not known for {g.name}; known: "
+                            + ", ".join(specs), f"seat:{k}")
+        else:
+            seat_players.append(None)
+    split = any(per_seat)
+    # each seat's strategy by name (a player file's: the strategy it trains)
+    playing = [sp.strategy if sp else (name or base)
+               for sp, name in zip(seat_players, per_seat, strict=True)]
+    used = set(playing) if split else {base}
+    # a player file trained seat by seat plays as the table: its parameters are per seat
+    table_file = player is not None and not split and bool(_seats_trained(player))
+    params: list[str] = []
+    given: set[str] = set()
+    for sname, spec in specs.items():
+        for prm in spec.params:
+            text = _text(form, f"param:{sname}:{prm['name']}")
+            if not text:
+                continue
+            if sname not in used:
+                raise FormError(f"strategy.{prm['name']}={text}: a parameter of {sname}, which "
+                                "no seat plays here; choose that strategy or clear the field",
+                                f"param:{sname}:{prm['name']}")
+            if sname == base:
+                given.add(prm["name"])
+            if split:
+                # (a file chosen for a seat plays its own parameters; the strategy's
+                # fields apply to the other seats, an inherited player file's on top)
+                for k, name in enumerate(playing):
+                    if name == sname and seat_players[k] is None:
+                        params.append(f"strategy.seat_{k}.{prm['name']}={text}")
+            elif table_file:
+                params += [f"strategy.seat_{k}.{prm['name']}={text}" for k in range(len(seats))]
+            else:
+                params.append(f"strategy.{prm['name']}={text}")
+    from experiments.reporting.text import set_text
+
+    for key, value in own:
+        if key in given:
+            raise FormError(f"entrant {entrant!r}: {key} is given twice (in the entrant and in "
+                            f"its field strategy.{key}); give it once", "entrant")
+        if split:
+            params += [f"strategy.seat_{k}.{key}={set_text(value)}"
+                       for k, name in enumerate(per_seat) if not name]
+        else:
+            params.append(f"strategy.{key}={set_text(value)}")
+    if split:
+        seating: list[str] = []
+        for k, name in enumerate(per_seat):
+            sp = seat_players[k] or (player if not name else None)
+            if sp is not None:
+                seating += sp.seat_overrides(k, f"strategy.seat_{k}")
+            else:
+                seating.append(f"strategy.seat_{k}={name or base}")
+        return seating + params + ["table"]
+    return params + [str(player.path) if player else strategy]
+
+
+def _seats_trained(player: PlayerChoice) -> dict:
+    from strategies.playerfile import load
+
+    return load(player.path).seats
 
 
 def check_sweep(ask: Ask, root, folder: str) -> None:
