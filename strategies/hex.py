@@ -13,6 +13,7 @@ odds on the most valuable target.  Its parameters change its style.
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
 from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -254,6 +255,133 @@ F_KILL = 0  # float words: kill chances [attack * KILL_ROW + defence], worked ou
 F_MEMO = F_KILL + (S.MAX_CRT_COLS + 1) * KILL_ROW  # danger [defence * MAX_HEX + hex]
 F_SIZE = F_MEMO + DANGER_MEMO
 
+# ---- the "where" memo: what "which counter moves" found, kept for the answer after it -------
+# "which counter moves" weighs every hex each counter may move to; "where it moves" (the next
+# decision, or the one after "leave the Artefact?") weighed the chosen counter's hexes again.
+# The state between the two differs only in the engine's header and frames, so the pick
+# writes down the chosen counter's hexes (its ``reach``) and each one's value (before its
+# noise) together with the words of the state those values are made of, and "where" reads
+# them back when every word is the same; the noise is drawn as before, one a hex in the same
+# order, so the answer and the stream after it are the same.  The memo lives in the view: the
+# hex game has nothing hidden, so its ``observe`` writes no word of it
+# (``state.VIEW_WORDS``); a view too short for it (a caller's own) leaves the memo unused.
+# The answer never depends on what the memo held before: a memo whose words differ from the
+# state's in any word is not read.
+MAX_SP = 16  # strategy parameters kept in the key
+M_VALID = 0  # 1: the words below are a pick's
+M_C = 1  # the counter chosen
+M_LEAVE = 2  # the leave its values were weighed with
+M_NP = 3  # how many parameters
+M_PARAMS = M_NP + 1  # their bits
+M_SEAT = M_PARAMS + MAX_SP  # the key: the deciding seat,
+M_UG = M_SEAT + 1  # the Undergrowth (two words),
+M_CS = M_UG + 2  # each counter's position, status, locked and carrying (four words),
+M_AS = M_CS + 4 * _MC  # each Artefact's hex and carrier (two words)
+M_SLOT = M_AS + 2 * _MA  # two slots: the best counter's so far and the one being weighed:
+SLOT_LO = 0  # its reach (two words)
+SLOT_HI = 1
+SLOT_VALS = 2  # the value of each hex of it (float bits, by hex)
+SLOT_W = SLOT_VALS + S.MAX_HEX
+M_SIZE = M_SLOT + 2 * SLOT_W
+assert M_SIZE <= S.VIEW_WORDS
+
+
+@intrinsic
+def f64_bits(typingctx, x):
+    """The bits of a float64 as an int64 (the memo keeps floats in the int64 view)."""
+    if x != types.float64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return types.int64(types.float64), codegen
+
+
+@intrinsic
+def bits_f64(typingctx, x):
+    """The float64 whose bits ``f64_bits`` gave."""
+    if x != types.int64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return types.float64(types.int64), codegen
+
+
+@njit(cache=True, _nrt=False)
+def memo_write(ip, s, params, c, leave, view, slot):
+    """Keep slot ``slot`` (counter ``c``'s hexes and values) with the state's words."""
+    if slot != M_SLOT:  # the other slot: copy it into the first, which "where" reads
+        for k in range(SLOT_W):
+            view[M_SLOT + k] = view[slot + k]
+    view[M_C] = c
+    view[M_LEAVE] = leave
+    np_ = min(params.shape[0], MAX_SP)
+    view[M_NP] = np_
+    for k in range(np_):
+        view[M_PARAMS + k] = f64_bits(params[k])
+    view[M_SEAT] = s[SEAT]
+    view[M_UG] = s[S.S_UG_BITS]
+    view[M_UG + 1] = s[S.S_UG_BITS + 1]
+    for e in range(ip[S.I_N_COUNTERS]):
+        view[M_CS + 4 * e] = s[S.S_C_POS + e]
+        view[M_CS + 4 * e + 1] = s[S.S_C_STATUS + e]
+        view[M_CS + 4 * e + 2] = s[S.S_C_LOCKED + e]
+        view[M_CS + 4 * e + 3] = s[S.S_C_CARRY + e]
+    for a in range(ip[S.I_N_ARTEFACTS]):
+        view[M_AS + 2 * a] = s[S.S_A_HEX + a]
+        view[M_AS + 2 * a + 1] = s[S.S_A_CARRIER + a]
+    view[M_VALID] = 1
+
+
+@njit(cache=True, _nrt=False)
+def memo_holds(ip, s, params, c, leave, view):
+    """Does the memo hold counter ``c``'s hexes for this state and these parameters?  (Every
+    word the values are made of: the counters and Artefacts, the Undergrowth, the seat; the
+    rest of the board (who stands in each hex, the steps home) follows from them.)"""
+    if view.shape[0] < M_SIZE or view[M_VALID] != 1 or view[M_C] != c or \
+            view[M_LEAVE] != leave or view[M_SEAT] != s[SEAT]:
+        return False
+    np_ = min(params.shape[0], MAX_SP)
+    if view[M_NP] != np_ or params.shape[0] > MAX_SP:
+        return False
+    for k in range(np_):
+        if view[M_PARAMS + k] != f64_bits(params[k]):
+            return False
+    if view[M_UG] != s[S.S_UG_BITS] or view[M_UG + 1] != s[S.S_UG_BITS + 1]:
+        return False
+    for e in range(ip[S.I_N_COUNTERS]):
+        if view[M_CS + 4 * e] != s[S.S_C_POS + e] or \
+                view[M_CS + 4 * e + 1] != s[S.S_C_STATUS + e] or \
+                view[M_CS + 4 * e + 2] != s[S.S_C_LOCKED + e] or \
+                view[M_CS + 4 * e + 3] != s[S.S_C_CARRY + e]:
+            return False
+    for a in range(ip[S.I_N_ARTEFACTS]):
+        if view[M_AS + 2 * a] != s[S.S_A_HEX + a] or \
+                view[M_AS + 2 * a + 1] != s[S.S_A_CARRIER + a]:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def memo_move(params, view, rng):
+    """"Where" from the memo: ``best_move``'s loop over the kept values (the same noise)."""
+    best = -1
+    best_v = NEG
+    tie = params[TIE_NOISE]
+    for word in range(2):
+        x = np.uint64(view[M_SLOT + SLOT_LO + word])
+        while x != _ZERO:
+            h = 64 * word + lowest_bit(x)
+            x &= x - _ONE
+            v = bits_f64(view[M_SLOT + SLOT_VALS + h]) + noise(tie, rng)
+            if v > best_v:
+                best_v = v
+                best = h
+    return best
+
 
 @njit(cache=True, _nrt=False)
 def ball(ip, h, r, out, k):
@@ -420,9 +548,10 @@ def hex_value(ip, s, params, side, c, x, carrying, field, ctx, fx, memo):
 
 
 @njit(cache=True, _nrt=False)
-def best_move(ip, s, params, c, leave, field, rng, ctx, fx, memo):
+def best_move(ip, s, params, c, leave, field, rng, ctx, fx, memo, out, slot):
     """(best hex, its gain over staying) for counter ``c``; each hex's value gets its
-    ``tie_noise``."""
+    ``tie_noise``.  With ``slot`` >= 0 its hexes and their values (before the noise) are
+    written into ``out`` there (``SLOT_*``)."""
     side = ip[S.I_C_SIDE + c]
     carrying = s[S.S_C_CARRY + c] > 0 and leave == 0
     here = s[S.S_C_POS + c]
@@ -430,6 +559,10 @@ def best_move(ip, s, params, c, leave, field, rng, ctx, fx, memo):
     # as a counter without one
     stay = hex_value(ip, s, params, side, c, here, carrying, field, ctx, fx, memo)
     lo, hi = reach(ip, s, c, leave)
+    keep = slot >= 0
+    if keep:
+        out[slot + SLOT_LO] = np.int64(lo)
+        out[slot + SLOT_HI] = np.int64(hi)
     best = -1
     best_v = NEG
     tie = params[TIE_NOISE]
@@ -438,8 +571,10 @@ def best_move(ip, s, params, c, leave, field, rng, ctx, fx, memo):
         while x != _ZERO:
             h = 64 * word + lowest_bit(x)
             x &= x - _ONE
-            v = hex_value(ip, s, params, side, c, h, carrying, field, ctx, fx, memo) \
-                + noise(tie, rng)
+            u = hex_value(ip, s, params, side, c, h, carrying, field, ctx, fx, memo)
+            if keep:
+                out[slot + SLOT_VALS + h] = f64_bits(u)
+            v = u + noise(tie, rng)
             if v > best_v:
                 best_v = v
                 best = h
@@ -579,6 +714,11 @@ def plan(ip, fp, s, view, mask, params, rng):
         context(ip, s, side, ctx)
         best = S.A_END
         best_v = params[MIN_GAIN]
+        best_leave = 0
+        # the slots of the memo: the best counter's so far, and the one weighed now
+        keep = view.shape[0] >= M_SIZE
+        best_slot = M_SLOT
+        slot = M_SLOT if keep else -1
         for c in range(ip[S.I_N_COUNTERS]):
             if c >= S.A_END or not mask[c]:
                 continue
@@ -588,7 +728,8 @@ def plan(ip, fp, s, view, mask, params, rng):
                     leave = 1
                 else:
                     continue  # it stays on its Artefact at home
-            h, gain = best_move(ip, s, params, c, leave, field, rng, ctx, fx, True)
+            h, gain = best_move(ip, s, params, c, leave, field, rng, ctx, fx, True, view,
+                                slot)
             if h < 0:
                 continue
             if s[S.S_C_CARRY + c] > 0 and gain > 0.0:
@@ -597,6 +738,15 @@ def plan(ip, fp, s, view, mask, params, rng):
             if gain > best_v:
                 best_v = gain
                 best = c
+                best_leave = leave
+                if keep:  # keep this slot; weigh the next counter in the other
+                    best_slot = slot
+                    slot = M_SLOT + SLOT_W if slot == M_SLOT else M_SLOT
+        if keep:
+            if best != S.A_END:
+                memo_write(ip, s, params, best, best_leave, view, best_slot)
+            else:
+                view[M_VALID] = 0
         return best
     if d == S.D_DROP:
         if mask[S.A_LEAVE] and params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
@@ -617,6 +767,9 @@ def plan(ip, fp, s, view, mask, params, rng):
         return best
     if d == S.D_MOVE_TO:
         c = frame_get(s, 0)
+        if frame_get(s, 2) == 0 and memo_holds(ip, s, params, c, frame_get(s, 1), view):
+            h = memo_move(params, view, rng)
+            return h if h >= 0 else first_legal(mask)
         field = fetch_field(ip, s, side)
         ctx = stack_empty(X_SIZE, np.int64)
         fx = stack_empty(F_SIZE, np.float64)
@@ -633,7 +786,8 @@ def plan(ip, fp, s, view, mask, params, rng):
                         best = h
             return best
         # (one counter: each hex is weighed once, so no memo)
-        h, _ = best_move(ip, s, params, c, frame_get(s, 1), field, rng, ctx, fx, False)
+        h, _ = best_move(ip, s, params, c, frame_get(s, 1), field, rng, ctx, fx, False, view,
+                         -1)
         return h if h >= 0 else first_legal(mask)
     if d == S.D_ATTACK_PICK:
         # the attack with the best odds on the most valuable target (never declined: an

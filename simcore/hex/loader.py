@@ -257,7 +257,7 @@ def compile_params(rules: RulesData) -> HexParams:
     # leaves its Artefact (and in passing, where) and where it goes, which attacks and whom,
     # and the two "no more"s
     per_turn = 2 + 6 * n + 2
-    fill_param_header(ip, state_size=S.S_SIZE, hidden_size=1, view_size=1,
+    fill_param_header(ip, state_size=S.S_SIZE, hidden_size=1, view_size=S.VIEW_WORDS,
                       mask_size=max(n_hex, S.MAX_COUNTERS + 1), record_size=S.R_SIZE, seats=2,
                       max_decisions=n_art + rules["components.undergrowth"]
                       + rules["max_turns"] * per_turn + 16)

@@ -173,4 +173,8 @@ S_SIZE = STATE.size
 
 CS_WAITING, CS_ON_BOARD, CS_DEAD = 0, 1, 2
 
+# the view: the game has nothing hidden, so ``observe`` writes no word of it; its words are the
+# heuristic's memo between "which counter moves" and "where it moves" (strategies/hex.py)
+VIEW_WORDS = 400
+
 MASK_SIZE = max(MAX_HEX, MAX_COUNTERS + 1)  # the loader uses max(hexes, counters + 1)
