@@ -268,7 +268,7 @@ def _files(root):
     return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
 
 
-@pytest.mark.parametrize("command", ["run", "compare", "pool"])
+@pytest.mark.parametrize("command", ["run", "compare", "pool", "ladder"])
 def test_a_full_disk_leaves_no_half_written_folder(command, tmp_path, monkeypatch):
     # cthulhu-sim pool A B --out C (or compare / run --out C) on a full disk:
     # "error: cannot write ...: No space left on device", and C as it was (a new C gone,
@@ -282,6 +282,8 @@ def test_a_full_disk_leaves_no_half_written_folder(command, tmp_path, monkeypatc
     elif command == "compare":
         args = ["compare", "hex", "--strategies", "random,heuristic", "--games", "4", "-q",
                 "--out", "c"]
+    elif command == "ladder":
+        args = ["ladder", "hex", "--games", "4", "--budgets", "2", "-q", "--out", "c"]
     else:
         args = ["run", "hex", "--strategy", "random", "--games", "4", "-q", "--out", "c"]
     _full_disk(monkeypatch, 2)

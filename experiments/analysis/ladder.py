@@ -240,26 +240,25 @@ class LadderResult:
     def write(self, out: str | Path, overwrite: bool = False) -> list[Path]:
         """ladder.json (every figure the report shows: ``cthulhu-sim report DIR`` rebuilds
         the report from it), a chart and a small report, in a folder claimed as a
-        ladder's."""
+        ladder's and written whole or not at all (see
+        :func:`experiments.storage.outdir.staged`)."""
         from experiments.storage.jsonout import json_text
-        from experiments.storage.outdir import OutDirError, claim, clear, stamp
+        from experiments.storage.outdir import OutDirError, claim, staged, stamp
         from experiments.storage.store import write_json, write_text
 
-        out = Path(out)
-        if claim(out, "ladder", overwrite) == "same":
-            if not overwrite:
-                raise OutDirError(f"--out {out}: already holds a ladder; give another folder, "
-                                  "or --overwrite to replace it")
-            clear(out, "ladder")
-        out.mkdir(parents=True, exist_ok=True)
-        paths = [write_text(out / "ladder.json", json_text(self.summary()) + "\n")]
-        paths += self.render(out)
-        write_json(out / "manifest.json", {**stamp("ladder"), "game": self.game,
-                                           "title": f"{self.title}: strength ladder",
-                                           "games": self.games, "seed": self.seed,
-                                           "command": self.command(out),
-                                           "charts": [CHART]})
-        return paths
+        final = Path(out)
+        state = claim(final, "ladder", overwrite)
+        if state == "same" and not overwrite:
+            raise OutDirError(f"--out {final}: already holds a ladder; give another folder, "
+                              "or --overwrite to replace it")
+        with staged(final, "ladder", replace=state == "same") as stage:
+            paths = [write_text(stage / "ladder.json", json_text(self.summary()) + "\n")]
+            paths += self.render(stage)
+            write_json(stage / "manifest.json", {  # last: the folder is whole
+                **stamp("ladder"), "game": self.game, "title": f"{self.title}: strength ladder",
+                "games": self.games, "seed": self.seed, "command": self.command(final),
+                "charts": [CHART]})
+        return [final / p.name for p in paths]
 
     def render(self, out: str | Path) -> list[Path]:
         """The ladder's chart and report (report.md, report.html) in ``out``, from its

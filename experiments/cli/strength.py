@@ -139,8 +139,10 @@ def ladder(
         try:
             result.write(out, overwrite=True)  # (claimed above)
         except OutDirError as exc:
+            unmake_out(out, made)
             fail(str(exc))
         except OSError as exc:
+            unmake_out(out, made)
             cannot_write(exc, out)
     typer.echo(json_text(result.summary()) if json_out else result.format())
 
