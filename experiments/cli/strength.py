@@ -21,6 +21,7 @@ from experiments.cli.common import (
     resume_option,
     shortcut_overrides,
     unmake_out,
+    write_claimed,
 )
 from experiments.storage.jsonout import json_text
 from experiments.storage.outdir import OutDirError
@@ -136,14 +137,7 @@ def ladder(
         unmake_out(out, made)
         fail(message(exc))
     if out:
-        try:
-            result.write(out, overwrite=True)  # (claimed above)
-        except OutDirError as exc:
-            unmake_out(out, made)
-            fail(str(exc))
-        except OSError as exc:
-            unmake_out(out, made)
-            cannot_write(exc, out)
+        write_claimed(lambda: result.write(out, overwrite=True), out, made)  # (claimed above)
     typer.echo(json_text(result.summary()) if json_out else result.format())
 
 

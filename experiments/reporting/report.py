@@ -305,34 +305,66 @@ def reproduce_note(root: Path) -> str:
 UNCERTAINTY_KEY = "uncertainty"  # the manifest's link to an uncertainty folder of the game
 
 
-def read_band(root: str | Path, game: str | None = None, what: str = "--uncertainty"
-              ) -> dict[str, Any]:
-    """The summary (``uncertainty.json``) of the uncertainty folder at ``root``: the headline
-    figure at the defaults, its band over the assumptions and its drivers.  A folder that is
-    not one, or of another game than ``game``, is an ``OutDirError`` naming it."""
+def _read_summary(root: str | Path, kind: str, words: tuple[str, str, str], file: str,
+                  game: str | None, what: str, check: Any) -> dict[str, Any]:
+    """The summary ``file`` of the ``kind`` folder at ``root`` (``check`` raises on one it
+    cannot use); a missing folder, another kind, an unreadable summary or another game than
+    ``game`` is an ``OutDirError`` naming the folder and what to give instead."""
     from experiments.storage.outdir import KIND_WORDS, OutDirError, folder_kind
 
+    name, short, redo = words  # "an uncertainty analysis", "an analysis", "run the analysis"
     root = Path(root)
     if not root.is_dir():
         raise OutDirError(f"{what} {root}: no such folder (give the --out folder of "
-                          "`cthulhu-sim uncertainty`)")
-    kind = folder_kind(root)
-    if kind != "uncertainty":
-        what = f"holds {KIND_WORDS.get(kind, kind)}" if kind else "was not written by cthulhu-sim"
-        raise OutDirError(f"{what} {root}: not an uncertainty analysis (the folder "
-                          f"{what}); give the --out folder of `cthulhu-sim uncertainty`")
+                          f"`cthulhu-sim {kind}`)")
+    found = folder_kind(root)
+    if found != kind:
+        held = (f"holds {KIND_WORDS.get(found, found)}" if found else
+                "was not written by cthulhu-sim")
+        raise OutDirError(f"{what} {root}: not {name} (the folder {held}); give the --out "
+                          f"folder of `cthulhu-sim {kind}`")
     try:
-        data = json.loads((root / "uncertainty.json").read_text(encoding="utf-8"))
-        band, default = data["band"], data["default"]
-        float(band["p5"]), float(band["p95"]), float(band["median"]), float(default["value"])
+        data = json.loads((root / file).read_text(encoding="utf-8"))
+        check(data)
     except (OSError, ValueError, KeyError, TypeError) as exc:
         why = "missing" if isinstance(exc, FileNotFoundError) else "unreadable"
-        raise OutDirError(f"{what} {root}: its uncertainty.json is {why}; run the "
-                          "analysis again with --resume to finish it") from None
+        raise OutDirError(f"{what} {root}: its {file} is {why}; {redo} again with --resume "
+                          "to finish it") from None
     if game is not None and data.get("game") != game:
-        raise OutDirError(f"{what} {root}: an analysis of {data.get('game')}, not of "
-                          f"{game}, the sweep's game")
+        raise OutDirError(f"{what} {root}: {short} of {data.get('game')}, not of {game}, "
+                          "the sweep's game")
     return data
+
+
+def read_band(root: str | Path, game: str | None = None, what: str = "--uncertainty"
+              ) -> dict[str, Any]:
+    """The summary (``uncertainty.json``) of the uncertainty folder at ``root``: the headline
+    figure at the defaults, its band over the assumptions and its drivers."""
+    def check(data: dict) -> None:
+        band, default = data["band"], data["default"]
+        float(band["p5"]), float(band["p95"]), float(band["median"]), float(default["value"])
+
+    return _read_summary(root, "uncertainty", ("an uncertainty analysis", "an analysis",
+                                               "run the analysis"), "uncertainty.json",
+                         game, what, check)
+
+
+SKILL_KEY = "skill"  # the manifest's link to a skill-curve folder of the game
+
+
+def read_skill(root: str | Path, game: str | None = None, what: str = "--skill"
+               ) -> dict[str, Any]:
+    """The summary (``skill.json``) of the skill-curve folder at ``root``: the balance figure
+    at each level of play, every seat at that level."""
+    def check(data: dict) -> None:
+        for lv in data["levels"]:
+            str(lv["level"]), lv["rates"], lv["ci95"], float(lv["stalemate"]["rate"])
+        if not data["levels"]:
+            raise ValueError("no level")
+
+    return _read_summary(root, "skill", ("a skill curve", "a skill curve",
+                                         "play the skill curve"), "skill.json", game, what,
+                         check)
 
 
 def _count(n: Any) -> str:
@@ -385,42 +417,6 @@ def band_findings(data: dict[str, Any], cooperative: bool, link: str | None = No
                   "so that much holds whatever the assumed values are within their ranges "
                   "(how far it is from the line still depends on them).")
     return [first, second]
-
-
-SKILL_KEY = "skill"  # the manifest's link to a skill-curve folder of the game
-
-
-def read_skill(root: str | Path, game: str | None = None, what: str = "--skill"
-               ) -> dict[str, Any]:
-    """The summary (``skill.json``) of the skill-curve folder at ``root``: the balance figure
-    at each level of play, every seat at that level.  A folder that is not one, or of another
-    game than ``game``, is an ``OutDirError`` naming it."""
-    from experiments.storage.outdir import KIND_WORDS, OutDirError, folder_kind
-
-    root = Path(root)
-    if not root.is_dir():
-        raise OutDirError(f"{what} {root}: no such folder (give the --out folder of "
-                          "`cthulhu-sim skill`)")
-    kind = folder_kind(root)
-    if kind != "skill":
-        held = f"holds {KIND_WORDS.get(kind, kind)}" if kind else "was not written by cthulhu-sim"
-        raise OutDirError(f"{what} {root}: not a skill curve (the folder {held}); give the "
-                          "--out folder of `cthulhu-sim skill`")
-    try:
-        data = json.loads((root / "skill.json").read_text(encoding="utf-8"))
-        levels = data["levels"]
-        for lv in levels:
-            str(lv["level"]), lv["rates"], lv["ci95"], float(lv["stalemate"]["rate"])
-        if not levels:
-            raise ValueError("no level")
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        why = "missing" if isinstance(exc, FileNotFoundError) else "unreadable"
-        raise OutDirError(f"{what} {root}: its skill.json is {why}; play the skill curve "
-                          "again with --resume to finish it") from None
-    if game is not None and data.get("game") != game:
-        raise OutDirError(f"{what} {root}: a skill curve of {data.get('game')}, not of "
-                          f"{game}, the sweep's game")
-    return data
 
 
 def players_text(m: dict) -> str:
