@@ -87,8 +87,13 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def cannot_write(exc: OSError, target: object) -> None:
-    """Report a failed write (an unwritable or impossible output folder) as an error line."""
+    """Report a failed write (an unwritable or impossible output folder) as an error line,
+    naming the file the user asked for (not the staging folder it was being written in)."""
+    from experiments.storage.outdir import STAGING, destination
+
     where = exc.filename if exc.filename is not None else target
+    if isinstance(where, str | Path) and STAGING in str(where):
+        where = destination(where)
     fail(f"cannot write {where}: {exc.strerror or exc}")
 
 

@@ -167,6 +167,15 @@ def staged(root: str | Path, kind: str, replace: bool = False) -> Iterator[Path]
         shutil.rmtree(stage, ignore_errors=True)
 
 
+def destination(path: str | Path) -> Path:
+    """Where a file written inside a staging folder (see :func:`staged`) ends up: the path
+    with its ``.tmp-staging-*`` component dropped (``out/.tmp-staging-ab12/report.md`` is
+    ``out/report.md``); any other path as it is."""
+    p = Path(path)
+    parts = [part for part in p.parts if not part.startswith(STAGING)]
+    return Path(*parts) if parts else p
+
+
 def _listing(root: Path, limit: int = 4) -> str:
     names = sorted(p.name + ("/" if p.is_dir() else "") for p in _entries(root))
     shown = ", ".join(names[:limit])
