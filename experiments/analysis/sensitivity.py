@@ -328,14 +328,23 @@ class Sensitivity:
 
     def write(self, out: str | Path, top: int | None = 20) -> list[Path]:
         """The results into ``out`` (claimed and holding the plays already): JSON, Parquet,
-        CSV, the chart and the report (Markdown and self-contained HTML); the manifest last."""
+        CSV, the chart and the report (Markdown and self-contained HTML); the manifest last.
+        Written whole or not at all (a full disk leaves the plays and the unfinished
+        manifest, for ``--resume``; see :func:`experiments.storage.outdir.staged`)."""
+        from experiments.storage.outdir import staged
+
+        final = Path(out)
+        with staged(final, "sensitivity") as stage:
+            paths = self._write_files(stage, final, top)
+        return [final / p.relative_to(stage) for p in paths]
+
+    def _write_files(self, out: Path, final: Path, top: int | None) -> list[Path]:
         from experiments.reporting.balance_charts import index_chart, tornado_chart
         from experiments.reporting.report import Doc
         from experiments.running.plays import finish_folder
         from experiments.storage.jsonout import json_text
         from experiments.storage.store import write_csv, write_parquet, write_text
 
-        out = Path(out)
         paths = [write_text(out / "sensitivity.json", json_text(self.summary()) + "\n")]
         frame = self.frame()
         paths.append(write_parquet(out / "sensitivity.parquet", frame,
@@ -412,8 +421,9 @@ class Sensitivity:
         paths.append(write_text(out / "report.md", doc.markdown()))
         paths.append(write_text(out / "report.html",
                                 doc.html(self.title, {chart.name: chart.read_bytes()})))
-        finish_folder(out, points=self.n_points, games_played=self.games * self.n_points,
-                      games=self.games, seed=self.seed, charts=[chart.name])
+        finish_folder(final, into=out, points=self.n_points,
+                      games_played=self.games * self.n_points, games=self.games,
+                      seed=self.seed, charts=[chart.name])
         return paths
 
     def method_notes(self) -> list[str]:

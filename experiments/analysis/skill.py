@@ -272,20 +272,29 @@ class SkillResult:
     def write(self, out: str | Path, overwrite: bool = False, claimed: bool = False
               ) -> list[Path]:
         """skill.json, a chart and a report, in a folder claimed as a skill curve's
-        (``claimed``: by :func:`run_skill`'s session, whose manifest is finished here)."""
+        (``claimed``: by :func:`run_skill`'s session, whose manifest is finished here),
+        written whole or not at all (a full disk leaves the folder as it was: a claimed one
+        with its plays, for ``--resume``; see :func:`experiments.storage.outdir.staged`)."""
+        from experiments.storage.outdir import OutDirError, claim, staged
+
+        final = Path(out)
+        state = "new"
+        if not claimed:
+            state = claim(final, KIND, overwrite)
+            if state == "same" and not overwrite:
+                raise OutDirError(f"--out {final}: already holds a skill curve; give another "
+                                  "folder, or --overwrite to replace it")
+        with staged(final, KIND, replace=state == "same") as stage:
+            paths = self._write_files(stage, final, claimed)
+        return [final / p.relative_to(stage) for p in paths]
+
+    def _write_files(self, out: Path, final: Path, claimed: bool) -> list[Path]:
         from experiments.reporting.report import Doc
         from experiments.running.plays import finish_folder
         from experiments.storage.jsonout import json_text
-        from experiments.storage.outdir import OutDirError, claim, clear, stamp
+        from experiments.storage.outdir import stamp
         from experiments.storage.store import write_json, write_text
 
-        out = Path(out)
-        if not claimed and claim(out, KIND, overwrite) == "same":
-            if not overwrite:
-                raise OutDirError(f"--out {out}: already holds a skill curve; give another "
-                                  "folder, or --overwrite to replace it")
-            clear(out, KIND)
-        out.mkdir(parents=True, exist_ok=True)
         paths = [write_text(out / "skill.json", json_text(self.summary()) + "\n")]
         chart = out / "chart-skill.png"
         title = f"{self.title}: balance at rising levels of play"
@@ -325,7 +334,7 @@ class SkillResult:
         if self.orders:
             fields["orders"] = [claim_request(c) for c in self.orders]
         if claimed:
-            finish_folder(out, **fields)
+            finish_folder(final, into=out, **fields)
         else:
             write_json(out / "manifest.json", {**stamp(KIND), "game": self.game, "title": title,
                                                **fields})

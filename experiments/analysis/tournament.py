@@ -507,7 +507,17 @@ def load_tournament(folder: str | Path) -> TournamentResult:
 def write_extras(result: TournamentResult, out: Path) -> list[Path]:
     """tournament.json, the ratings chart, the win-matrix heatmap and the tournament's report
     (report.md, report.html) beside the sweep's own files; the manifest marks the folder a
-    tournament's and lists the charts."""
+    tournament's and lists the charts.  Written whole or not at all: a full disk leaves the
+    folder as it was, its tables played (see :func:`experiments.storage.outdir.staged`)."""
+    from experiments.storage.outdir import staged
+
+    out = Path(out)
+    with staged(out, "sweep") as stage:
+        paths = _write_extras(result, stage, out)
+    return [out / p.relative_to(stage) for p in paths]
+
+
+def _write_extras(result: TournamentResult, out: Path, final: Path) -> list[Path]:
     from experiments.storage.jsonout import json_text
     from experiments.storage.outdir import read_manifest
     from experiments.storage.store import write_json, write_text
@@ -520,7 +530,7 @@ def write_extras(result: TournamentResult, out: Path) -> list[Path]:
     paths.append(write_text(out / "report.md", doc.markdown()))
     paths.append(write_text(out / "report.html", doc.html(
         title, {c.name: c.read_bytes() for c in charts})))
-    m = read_manifest(out)
+    m = read_manifest(final)
     if m is not None:
         m["charts"] = [c.name for c in charts]
         m["tournament"] = {"entrants": result.strategies, "command": result.command()}

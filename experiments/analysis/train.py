@@ -185,14 +185,23 @@ class TrainResult:
 
     def write(self, out: str | Path) -> list[Path]:
         """A training's folder (claimed by :func:`train`'s session): the player file, its
-        summary (train.json) and a short report; the manifest last, marked complete."""
+        summary (train.json) and a short report; the manifest last, marked complete.  Written
+        whole or not at all (a full disk leaves the plays and the unfinished manifest, for
+        ``--resume``; see :func:`experiments.storage.outdir.staged`)."""
+        from experiments.storage.outdir import staged
+
+        final = Path(out)
+        with staged(final, KIND) as stage:
+            paths = self._write_files(stage, final)
+        return [final / p.relative_to(stage) for p in paths]
+
+    def _write_files(self, out: Path, final: Path) -> list[Path]:
         from experiments.reporting.report import Doc
         from experiments.running.plays import finish_folder
         from experiments.storage.jsonout import json_text
         from experiments.storage.store import write_text
         from strategies import playerfile
 
-        out = Path(out)
         player = out / PLAYER
         playerfile.write(player, self.player_file())
         paths = [player, write_text(out / "train.json", json_text(self.summary()) + "\n")]
@@ -200,9 +209,9 @@ class TrainResult:
         doc.h(1, f"{self.title}: trained {self.strategy}")
         doc.code(self.format())
         doc.p(f"The trained player: {PLAYER} (use it wherever a strategy is taken: "
-              f"--strategy {player}).")
+              f"--strategy {final / PLAYER}).")
         paths.append(write_text(out / "report.md", doc.markdown()))
-        finish_folder(out, seed=self.seed, budget=self.budget, trials=len(self.trials),
+        finish_folder(final, into=out, seed=self.seed, budget=self.budget, trials=len(self.trials),
                       gain={"value": self.gain.mean, "ci95": [self.gain.lo, self.gain.hi]})
         return paths
 

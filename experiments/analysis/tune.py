@@ -292,13 +292,24 @@ class Tuning:
 
     # ---- files --------------------------------------------------------------------------------
     def write(self, out: str | Path) -> list[Path]:
+        """The results into ``out`` (claimed and holding the plays already): the tuned rules
+        files, JSON, Parquet, CSV, the charts and the report, the manifest last; written whole
+        or not at all (a full disk leaves the plays and the unfinished manifest, for
+        ``--resume``; see :func:`experiments.storage.outdir.staged`)."""
+        from experiments.storage.outdir import staged
+
+        final = Path(out)
+        with staged(final, "tune") as stage:
+            paths = self._write_files(stage, final)
+        return [final / p.relative_to(stage) for p in paths]
+
+    def _write_files(self, out: Path, final: Path) -> list[Path]:
         from experiments.reporting.balance_charts import path_chart, trials_chart
         from experiments.reporting.report import Doc
         from experiments.running.plays import finish_folder
         from experiments.storage.jsonout import json_text
         from experiments.storage.store import write_csv, write_parquet, write_text
 
-        out = Path(out)
         paths = self._write_rules(out)
         paths.append(write_text(out / "tune.json", json_text(self.summary()) + "\n"))
         import pandas as pd
@@ -384,7 +395,7 @@ class Tuning:
         paths.append(write_text(out / "report.md", doc.markdown()))
         paths.append(write_text(out / "report.html", doc.html(
             self.title, {c.name: c.read_bytes() for c in charts})))
-        finish_folder(out, points=sum(len({json_text(p.values) for p in lv.path})
+        finish_folder(final, into=out, points=sum(len({json_text(p.values) for p in lv.path})
                                       for lv in self.levels),
                       games_played=self.games_used, seed=self.seed,
                       charts=[c.name for c in charts])

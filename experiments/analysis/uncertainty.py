@@ -446,12 +446,23 @@ class Uncertainty:
 
     # ---- files ----------------------------------------------------------------------------
     def write(self, out: str | Path) -> list[Path]:
+        """The results into ``out`` (claimed and holding the plays already): JSON, Parquet,
+        CSV, the chart and the report, the manifest last; written whole or not at all (a full
+        disk leaves the plays and the unfinished manifest, for ``--resume``; see
+        :func:`experiments.storage.outdir.staged`)."""
+        from experiments.storage.outdir import staged
+
+        final = Path(out)
+        with staged(final, KIND) as stage:
+            paths = self._write_files(stage, final)
+        return [final / p.relative_to(stage) for p in paths]
+
+    def _write_files(self, out: Path, final: Path) -> list[Path]:
         from experiments.reporting.report import Doc
         from experiments.running.plays import finish_folder
         from experiments.storage.jsonout import json_text
         from experiments.storage.store import write_csv, write_parquet, write_text
 
-        out = Path(out)
         paths = [write_text(out / "uncertainty.json", json_text(self.summary()) + "\n")]
         paths.append(write_parquet(out / "samples.parquet", self.rows, {"kind": KIND}))
         paths.append(write_csv(out / "samples.csv", self.rows))
@@ -497,11 +508,11 @@ class Uncertainty:
                  is not None else "")
               + ", this draws the same samples and plays the same games into a new folder "
               "beside it; its `uncertainty.json` has the same figures:")
-        doc.code(self.command(f"../{out.resolve().name}-reproduced"))
+        doc.code(self.command(f"../{final.resolve().name}-reproduced"))
         paths.append(write_text(out / "report.md", doc.markdown()))
         paths.append(write_text(out / "report.html",
                                 doc.html(self.title, {chart.name: chart.read_bytes()})))
-        finish_folder(out, samples=len(self.X), games=self.games, seed=self.seed,
+        finish_folder(final, into=out, samples=len(self.X), games=self.games, seed=self.seed,
                       games_played=self.games * (len(self.X) + 1), charts=[chart.name])
         return paths
 

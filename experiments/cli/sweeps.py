@@ -178,12 +178,15 @@ _WRITTEN_WHOLE = {"compare": "comparison"}
 
 def _ladder_report(folder: str) -> None:
     """Rebuild a ladder's report (its chart, report.md and report.html) from its
-    ladder.json, and print its summary."""
+    ladder.json, and print its summary; written whole or not at all (see
+    :func:`experiments.storage.outdir.staged`)."""
     from experiments.analysis.ladder import load_ladder
+    from experiments.storage.outdir import staged
 
     try:
         result = load_ladder(folder)
-        paths = result.render(folder)
+        with staged(folder, "ladder") as stage:
+            paths = [Path(folder) / p.name for p in result.render(stage)]
     except OutDirError as exc:
         fail(str(exc))
     except OSError as exc:

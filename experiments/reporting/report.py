@@ -647,23 +647,38 @@ def findings(result, comps: list[dict[str, Any]]) -> list[str]:
 
 def build_report(result) -> list[Path]:
     """Write ``report.md``, ``report.html``, the charts and ``results.csv`` into the sweep's
-    folder."""
+    folder, whole or not at all: they are drawn in a staging folder and moved in together
+    (see :func:`experiments.storage.outdir.staged`), so a full disk leaves the previous
+    report as it was; what the new one no longer draws is removed after."""
+    from experiments.storage.outdir import staged
+
+    root = Path(result.root)
+    if len(result.results) == 0:
+        raise ValueError(f"no cell of the sweep in {root} has finished yet: finish it with "
+                         "--resume before building its report")
+    with staged(root, "sweep") as stage:
+        paths, stale = _write_report(result, root, stage)
+    for old in stale:
+        old.unlink(missing_ok=True)
+    return [root / p.relative_to(stage) for p in paths]
+
+
+def _write_report(result, root: Path, out: Path) -> tuple[list[Path], list[Path]]:
+    """The report of the sweep in ``root`` written into ``out`` (its staging folder); and the
+    files of ``root`` it replaces with nothing (charts no longer drawn, comparisons)."""
     from experiments.reporting.charts import all_charts
 
     m = result.manifest
-    root = Path(result.root)
     df = result.results
-    if len(df) == 0:
-        raise ValueError(f"no cell of the sweep in {root} has finished yet: finish it with "
-                         "--resume before building its report")
     words = words_of(m)
     comps = baseline_comparisons(result)
+    stale = []
     if comps:
-        write_parquet(root / "comparisons.parquet", pd.DataFrame(comps))
+        write_parquet(out / "comparisons.parquet", pd.DataFrame(comps))
     else:  # a previous report's comparisons (the spec's baseline was since removed)
-        (root / "comparisons.parquet").unlink(missing_ok=True)
-    write_csv(root / "results.csv", df)
-    charts = all_charts(m, df, root, comps)
+        stale.append(root / "comparisons.parquet")
+    write_csv(out / "results.csv", df)
+    charts = all_charts(m, df, out, comps)
     drawn = [c.file for c in charts]
     # charts this sweep drew before and draws no more (only the tool's own: those its
     # manifest lists, or any chart-*.png of a sweep from before manifests listed them)
@@ -674,12 +689,11 @@ def build_report(result) -> list[Path]:
         old_charts = []
     else:  # a sweep from before: every chart-*.png beside it is its own
         old_charts = list(root.glob("chart-*.png"))
-    for old in old_charts:
-        if old.name not in drawn and old.name.startswith("chart-"):
-            old.unlink(missing_ok=True)
+    stale += [old for old in old_charts if old.name not in drawn
+              and old.name.startswith("chart-")]
     if m.get("charts") != drawn and (root / "manifest.json").exists():
         m["charts"] = drawn
-        write_json(root / "manifest.json", m)
+        write_json(out / "manifest.json", m)
     prefix, name = headline(m)
     doc = Doc()
     doc.h(1, m["title"])
@@ -836,11 +850,11 @@ def build_report(result) -> list[Path]:
               "new folder's report:")
         doc.code(f"cthulhu-sim report ../{name}-reproduced --skill {skill_link}")
 
-    paths = [write_text(root / "report.md", doc.markdown())]
-    images = {c.file: (root / c.file).read_bytes() for c in charts}
-    paths.append(write_text(root / "report.html", doc.html(m["title"], images)))
-    paths += [root / c.file for c in charts]
-    return paths
+    paths = [write_text(out / "report.md", doc.markdown())]
+    images = {c.file: (out / c.file).read_bytes() for c in charts}
+    paths.append(write_text(out / "report.html", doc.html(m["title"], images)))
+    paths += [out / c.file for c in charts]
+    return paths, stale
 
 
 def _outcome_cell(row: Any, o: str) -> str:

@@ -420,9 +420,12 @@ def open_folder(out: str | Path, kind: str, request: Mapping[str, Any], *, resum
     return fresh
 
 
-def finish_folder(out: str | Path, **fields: Any) -> None:
-    """Mark the folder whole: its manifest, last, with ``fields`` (games played ...)."""
-    path = Path(out) / "manifest.json"
+def finish_folder(out: str | Path, into: str | Path | None = None, **fields: Any) -> None:
+    """Mark the folder whole: its manifest, last, with ``fields`` (games played ...);
+    ``into``: the staging folder of its final files (see
+    :func:`experiments.storage.outdir.staged`), where the finished manifest waits to be moved
+    in with them."""
+    path = Path(into if into is not None else out) / "manifest.json"
     manifest = read_manifest(out) or {}
     manifest.update(_plain(fields))
     manifest["complete"] = True
