@@ -1,8 +1,9 @@
-"""Two facts numba cannot see in the project's jitted code, told to its code generator.
+"""Three facts numba cannot see in the project's jitted code, told to its compiler.
 
-Both were measured on Tiny Epic Cthulhu, whose games the step engine plays through one large
-compiled function (``simcore/tec/NOTES.md``, "The step engine"); neither changes a result (the
-records of every game were checked bit-identical with and without them).
+The first two were measured on Tiny Epic Cthulhu, whose games the step engine plays through
+one large compiled function (``simcore/tec/NOTES.md``, "The step engine"), the third on Wake
+Up's compiling; none changes a result (the records of every game were checked bit-identical
+with and without them).
 
 No negative indices
 -------------------
@@ -34,7 +35,20 @@ every store into the state LLVM reloads what it read from the parameters, the le
 the streams.  Its array arguments are marked ``noalias`` (what C's ``restrict`` says): 1-3%
 of a random Tiny Epic Cthulhu game.
 
-Both must be in place before the first function is compiled (``simcore/__init__.py``
+One version of a helper, whatever constants its callers pass
+-----------------------------------------------------------
+When jitted code calls a jitted function with a constant argument (``frame_set(s, 0, 2)``,
+``place_token(..., 1, ...)``), numba types that argument as the literal (``Literal[int](2)``)
+and compiles the callee again for each mix of constants: Wake Up's ``frame_set`` was compiled
+19 times in one run, ``solo_move`` 8 times, 68 extra compiles in all, each one through numba's
+whole pipeline and LLVM.  No function here reads its arguments as types (none uses
+``literally`` or indexes a tuple of mixed types with an argument), and LLVM still sees the
+constant wherever it inlines the call, so a call from a function of ``simcore`` or
+``strategies`` to another is typed with its constants as plain numbers: one version of each
+(a cold Wake Up run compiled 45 CPU s before, 38 after; simcore/tec/NOTES.md, "Compiling").
+Where a callee does not type that way it is compiled as numba would (the literal types).
+
+All must be in place before the first function is compiled (``simcore/__init__.py``
 installs them), and they are part of the sources, so the compiled-code cache
 (``simcore._cache``) is keyed on them.  With a numba that lacks the functions wrapped here,
 the code compiles as numba compiles it: the same results, slower (``installed()`` says
@@ -49,7 +63,7 @@ import re
 _OWN = re.compile(r"_ZN(?:7simcore|10strategies)[0-9]")
 # a step game's driver: ``simcore.<game>.rules.play_one``
 _PLAY_ONE = re.compile(r"_ZN7simcore[0-9]+[A-Za-z_][A-Za-z_0-9]*5rules8play_one[BE]")
-_installed = {"indices": False, "noalias": False}
+_installed = {"indices": False, "noalias": False, "one_version": False}
 
 
 def own_function(name: str) -> bool:
@@ -99,12 +113,42 @@ def _install_noalias() -> bool:
     return True
 
 
+def _own_module(module: str | None) -> bool:
+    return bool(module) and module.split(".", 1)[0] in ("simcore", "strategies")
+
+
+def _install_one_version() -> bool:
+    from numba.core import dispatcher, errors, types
+
+    disp = getattr(dispatcher, "Dispatcher", None)
+    numba_template = getattr(disp, "get_call_template", None)
+    if numba_template is None:  # pragma: no cover - another numba
+        return False
+
+    def get_call_template(self, args, kws):
+        if (not kws and self._can_compile
+                and _own_module(getattr(self.py_func, "__module__", None))):
+            plain = tuple(types.unliteral(a) for a in args)
+            if plain != tuple(args):
+                try:
+                    return numba_template(self, plain, kws)
+                except (errors.TypingError, errors.ForceLiteralArg):
+                    pass  # it needs the constants' types: compiled as numba does
+        return numba_template(self, args, kws)
+
+    get_call_template.__wrapped__ = numba_template
+    disp.get_call_template = get_call_template
+    return True
+
+
 def install() -> dict[str, bool]:
-    """Put both in place (idempotent); returns which are."""
+    """Put all three in place (idempotent); returns which are."""
     if not _installed["indices"]:
         _installed["indices"] = _install_indices()
     if not _installed["noalias"]:
         _installed["noalias"] = _install_noalias()
+    if not _installed["one_version"]:
+        _installed["one_version"] = _install_one_version()
     return dict(_installed)
 
 
