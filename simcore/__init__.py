@@ -4,7 +4,7 @@ from simcore._cache import configure_numba_cache
 from simcore._codegen import install as install_codegen
 
 # Before any jitted function is defined: compiled code is cached per version of the sources,
-# and three facts numba cannot see are told to its compiler (simcore._codegen).
+# and four facts numba cannot see are told to its compiler (simcore._codegen).
 configure_numba_cache()
 install_codegen()
 

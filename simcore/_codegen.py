@@ -1,7 +1,7 @@
-"""Three facts numba cannot see in the project's jitted code, told to its compiler.
+"""Four facts numba cannot see in the project's jitted code, told to its compiler.
 
 The first two were measured on Tiny Epic Cthulhu, whose games the step engine plays through
-one large compiled function (``simcore/tec/NOTES.md``, "The step engine"), the third on Wake
+one large compiled function (``simcore/tec/NOTES.md``, "The step engine"), the last two on Wake
 Up's compiling; none changes a result (the records of every game were checked bit-identical
 with and without them).
 
@@ -48,6 +48,23 @@ constant wherever it inlines the call, so a call from a function of ``simcore`` 
 (a cold Wake Up run compiled 45 CPU s before, 38 after; simcore/tec/NOTES.md, "Compiling").
 Where a callee does not type that way it is compiled as numba would (the literal types).
 
+A helper that only jitted code calls needs no machine code of its own
+------------------------------------------------------------------------
+numba compiles each jitted function into a code library of its own and makes it ready to be
+called from Python: a CPython wrapper and a C wrapper are built around it, the library is
+optimised with its callees' libraries linked in and turned into machine code, and that is
+written to the cache.  A caller links the callee's optimised module in and optimises and
+emits it again in its own machine code, so for a helper only jitted code calls (nearly all of
+the rules: ``run_reveal``, ``place_token``, ``frame_set`` ...) the wrappers, the machine code
+and the cache entry are thrown-away work: in a cold Wake Up run 150 of 169 libraries, a third
+of LLVM's time.  A project function compiled because a project function calls it is
+compiled for jitted callers only: no wrappers, no machine code (its callers' libraries link
+its optimised module in, as before, and emit it), nothing in the cache (its callers' cached
+code holds it).  Its dispatcher's entry is a ``JitOnlyEntry``, never put in the table Python
+calls through, so a call from Python, or the function taken as a value (a policy handed to the
+engine), compiles it again whole, as numba would have; a function compiled first from Python
+is compiled whole and serves jitted callers as before.
+
 All must be in place before the first function is compiled (``simcore/__init__.py``
 installs them), and they are part of the sources, so the compiled-code cache
 (``simcore._cache``) is keyed on them.  With a numba that lacks the functions wrapped here,
@@ -63,7 +80,7 @@ import re
 _OWN = re.compile(r"_ZN(?:7simcore|10strategies)[0-9]")
 # a step game's driver: ``simcore.<game>.rules.play_one``
 _PLAY_ONE = re.compile(r"_ZN7simcore[0-9]+[A-Za-z_][A-Za-z_0-9]*5rules8play_one[BE]")
-_installed = {"indices": False, "noalias": False, "one_version": False}
+_installed = {"indices": False, "noalias": False, "one_version": False, "jit_only": False}
 
 
 def own_function(name: str) -> bool:
@@ -141,14 +158,231 @@ def _install_one_version() -> bool:
     return True
 
 
+class JitOnlyEntry:
+    """Stands in for the Python entry point of a function compiled for jitted callers only.
+
+    It is never put in the dispatcher's table of what Python can call, so a call from Python
+    (or the function taken as a value) compiles the function again, whole (``_realise``)."""
+
+    __slots__ = ("qualname", "__weakref__")
+
+    def __init__(self, qualname: str):
+        self.qualname = qualname
+
+    def __call__(self, *args, **kws):  # pragma: no cover - the dispatcher never calls it
+        raise RuntimeError(f"{self.qualname} was compiled for jitted callers only")
+
+    def __repr__(self) -> str:
+        return f"<jit-only {self.qualname}>"
+
+
+# the dispatcher whose next compile a jitted caller's typing asked for, and, for each compile
+# in progress (innermost last), whether it is for jitted callers only
+_jit_request: list[object] = [None]
+_jit_modes: list[bool] = []
+
+
+def _jit_only_now() -> bool:
+    return bool(_jit_modes) and _jit_modes[-1]
+
+
+def _jit_only_entry(cres) -> bool:
+    return isinstance(getattr(cres, "entry_point", None), JitOnlyEntry)
+
+
+def _link_module(library):
+    """A jit-only library's module for linking into its callers: its own functions with its
+    callees' modules linked in and optimised as numba's ``finalize`` would, but no machine
+    code (its callers emit it) and no wrappers (none was made)."""
+    import llvmlite.binding as ll
+
+    mod = library._final_module.clone()
+    seen = set()
+    for other in library._linking_libraries:
+        if other not in seen:
+            seen.add(other)
+            library._reload_init.update(other._reload_init)
+            mod.link_in(other._get_module_for_linking(), preserve=True)
+    saved = library._final_module
+    library._final_module = mod
+    try:
+        library._optimize_final_module()
+        mod = library._final_module
+    finally:
+        library._final_module = saved
+    mod.verify()
+    for fn in mod.functions:
+        if not fn.is_declaration and fn.linkage == ll.Linkage.external:
+            fn.linkage = "linkonce_odr"
+    return mod
+
+
+_KIND = "cthulhu-sim jit-only"  # how a jit-only library is written to the cache
+
+
+def _install_jit_only() -> bool:
+    import llvmlite.binding as ll
+    from numba.core import caching, codegen, cpu, dispatcher, environment, sigutils
+    from numba.core.compiler_lock import global_compiler_lock
+
+    disp = getattr(dispatcher, "Dispatcher", None)
+    fcomp = getattr(dispatcher, "_FunctionCompiler", None)
+    lib = getattr(codegen, "JITCodeLibrary", None)
+    jitgen = getattr(codegen, "JITCPUCodegen", None)
+    ctx = getattr(cpu, "CPUContext", None)
+    cache = getattr(caching, "Cache", None)
+    parts = [(disp, "compile"), (disp, "add_overload"), (disp, "get_call_template"),
+             (disp, "get_compile_result"), (fcomp, "_customize_flags"),
+             (ctx, "get_executable"), (lib, "add_linking_library"),
+             (lib, "_get_module_for_linking"), (lib, "serialize_using_object_code"),
+             (lib, "_unserialize"), (jitgen, "set_env"), (cache, "load_overload"),
+             (lib, "has_dynamic_globals"), (environment, "lookup_environment")]
+    if any(getattr(c, name, None) is None for c, name in parts):  # pragma: no cover
+        return False  # another numba: every function compiled whole, as numba does
+    numba_compile = disp.compile
+    numba_add_overload = disp.add_overload
+    numba_compile_result = disp.get_compile_result
+    template = disp.get_call_template  # one_version's, when it is installed
+    numba_flags = fcomp._customize_flags
+    numba_executable = ctx.get_executable
+    numba_add_linking = lib.add_linking_library
+    numba_linking_module = lib._get_module_for_linking
+    numba_serialize = lib.serialize_using_object_code
+    numba_unserialize = lib._unserialize.__func__
+    numba_set_env = jitgen.set_env
+    numba_load = cache.load_overload
+    numba_dynamic = lib.has_dynamic_globals
+
+    def jit_only_library(library) -> bool:
+        return getattr(library, "_cthulhu_jit_only", False) and not library._finalized
+
+    def get_call_template(self, args, kws):
+        if self._can_compile and _own_module(getattr(self.py_func, "__module__", None)):
+            _jit_request[0] = self
+        try:
+            return template(self, args, kws)
+        finally:
+            _jit_request[0] = None
+
+    def compile(self, sig):
+        with global_compiler_lock:
+            jit_only = _jit_request[0] is self
+            _jit_request[0] = None
+            args, _ = sigutils.normalize_signature(sig)
+            existing = self.overloads.get(tuple(args))
+            if not jit_only and existing is not None and _jit_only_entry(existing):
+                del self.overloads[tuple(args)]  # wanted from Python now: compiled whole
+            _jit_modes.append(jit_only)
+            try:
+                return numba_compile(self, sig)
+            finally:
+                _jit_modes.pop()
+
+    def get_compile_result(self, sig):
+        existing = self.overloads.get(tuple(sig.args))
+        if existing is not None and _jit_only_entry(existing):  # taken as a value now
+            with global_compiler_lock:
+                compile(self, sig)
+        return numba_compile_result(self, sig)
+
+    def add_overload(self, cres):
+        if _jit_only_entry(cres):  # not callable from Python: left out of the table
+            self.overloads[tuple(cres.signature.args)] = cres
+            return
+        numba_add_overload(self, cres)
+
+    def customize_flags(self, flags):
+        flags = numba_flags(self, flags)
+        if _jit_only_now():
+            flags.no_cpython_wrapper = True
+            flags.no_cfunc_wrapper = True
+        return flags
+
+    def get_executable(self, library, fndesc, env):
+        if _jit_only_now() or jit_only_library(library):
+            library._cthulhu_jit_only = True
+            return JitOnlyEntry(fndesc.qualname)
+        cfunc = numba_executable(self, library, fndesc, env)
+        # the environments of the jit-only functions linked in, as numba sets those of a
+        # cached library's (none of them has machine code of its own to hold one)
+        for gv in library._final_module.global_variables:
+            if gv.name.startswith("_ZN08NumbaEnv") and gv.name != fndesc.env_name:
+                other = environment.lookup_environment(gv.name)
+                if other is not None:
+                    library.codegen.set_env(gv.name, other)
+        return cfunc
+
+    def add_linking_library(self, library):
+        if jit_only_library(library):
+            self._linking_libraries.append(library)
+            return
+        numba_add_linking(self, library)
+
+    def get_module_for_linking(self):
+        if jit_only_library(self):
+            if self._shared_module is None:
+                self._shared_module = _link_module(self)
+            return self._shared_module
+        return numba_linking_module(self)
+
+    def serialize_using_object_code(self):
+        if jit_only_library(self):  # its module for linking: there is no machine code
+            return (self.name, _KIND, self._get_module_for_linking().as_bitcode())
+        return numba_serialize(self)
+
+    def unserialize(cls, codegen_, state):
+        name, kind, data = state
+        if kind != _KIND:
+            return numba_unserialize(cls, codegen_, state)
+        self = codegen_.create_library(name)
+        self._cthulhu_jit_only = True
+        self._shared_module = ll.parse_bitcode(data)
+        return self
+
+    def has_dynamic_globals(self):  # asked before caching: a jit-only library's module
+        if jit_only_library(self):
+            return any(gv.name.startswith("numba.dynamic.globals")
+                       for gv in self._get_module_for_linking().global_variables)
+        return numba_dynamic.fget(self)
+
+    def set_env(self, env_name, env):
+        if self._engine.is_symbol_defined(env_name):  # not a jit-only library's: no code
+            numba_set_env(self, env_name, env)
+
+    def load_overload(self, sig, target_context):
+        cres = numba_load(self, sig, target_context)
+        if cres is not None and _jit_only_entry(cres) and not _jit_only_now():
+            return None  # wanted from Python: compiled whole (and written over this one)
+        return cres
+
+    for c, name, fn in ((disp, "compile", compile), (disp, "add_overload", add_overload),
+                        (disp, "get_call_template", get_call_template),
+                        (disp, "get_compile_result", get_compile_result),
+                        (fcomp, "_customize_flags", customize_flags),
+                        (ctx, "get_executable", get_executable),
+                        (lib, "add_linking_library", add_linking_library),
+                        (lib, "_get_module_for_linking", get_module_for_linking),
+                        (lib, "serialize_using_object_code", serialize_using_object_code),
+                        (jitgen, "set_env", set_env), (cache, "load_overload", load_overload)):
+        fn.__wrapped__ = getattr(c, name)
+        setattr(c, name, fn)
+    has_dynamic_globals.__wrapped__ = numba_dynamic.fget
+    lib.has_dynamic_globals = property(has_dynamic_globals)
+    unserialize.__wrapped__ = numba_unserialize
+    lib._unserialize = classmethod(unserialize)
+    return True
+
+
 def install() -> dict[str, bool]:
-    """Put all three in place (idempotent); returns which are."""
+    """Put all four in place (idempotent); returns which are."""
     if not _installed["indices"]:
         _installed["indices"] = _install_indices()
     if not _installed["noalias"]:
         _installed["noalias"] = _install_noalias()
     if not _installed["one_version"]:
         _installed["one_version"] = _install_one_version()
+    if not _installed["jit_only"]:
+        _installed["jit_only"] = _install_jit_only()
     return dict(_installed)
 
 

@@ -12,10 +12,10 @@ import simcore
 from simcore import _codegen
 
 
-def test_all_three_are_installed_by_importing_simcore():
-    assert simcore._codegen.installed() == {"indices": True, "noalias": True, "one_version": True}
-    assert _codegen.install() == {"indices": True, "noalias": True,
-                                "one_version": True}  # idempotent
+def test_all_four_are_installed_by_importing_simcore():
+    every = {"indices": True, "noalias": True, "one_version": True, "jit_only": True}
+    assert simcore._codegen.installed() == every
+    assert _codegen.install() == every  # idempotent
 
 
 @pytest.mark.parametrize("qualname, own, driver", [
@@ -108,3 +108,149 @@ def test_a_helper_that_needs_its_constant_still_gets_it():
         return pick_jit(t, 0) + pick_jit(t, 1)
     using.__module__ = "simcore._codegen_probe"
     assert njit(using)(1) == 3.5
+
+
+_PROBE = """
+from numba import njit
+
+
+@njit(cache=True)
+def helper(a, i):
+    if i < 0:
+        raise ValueError("negative")
+    a[i] += 1
+    return a[i]
+
+
+@njit(cache=True)
+def caller(a, i):
+    return helper(a, i) + helper(a, i)
+
+
+@njit(cache=True)
+def other_caller(a):
+    return helper(a, 0) * 10
+"""
+
+
+def _probe_module(tmp_path, name):
+    """The probe's functions from a file of their own (so numba can cache them), under the
+    module name ``name``."""
+    import importlib.util
+    import sys
+
+    src = tmp_path / (name.replace(".", "_") + ".py")
+    src.write_text(_PROBE)
+    spec = importlib.util.spec_from_file_location(name, src)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod  # numba finds a function's globals through it
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _cached(dispatcher, what):
+    """Whether numba's cache folder holds an index for the probe's function ``what``."""
+    import os
+    from pathlib import Path
+
+    stem = Path(dispatcher.py_func.__code__.co_filename).stem
+    return any(f.startswith(f"{stem}.{what}-") and f.endswith(".nbi")
+               for f in os.listdir(dispatcher._cache._cache_path))
+
+
+def test_a_helper_only_jitted_code_calls_gets_no_entry_point_of_its_own(tmp_path):
+    """A project helper compiled for a jitted caller: no Python entry point and no machine
+    code of its own (its callers' code holds it); the caller works, raises the helper's
+    exceptions, and both are cached (the helper as the module its callers link in)."""
+    mod = _probe_module(tmp_path, "simcore._codegen_probe_jit_only")
+    a = np.zeros(2, dtype=np.int64)
+    assert mod.caller(a, 1) == 3 and list(a) == [0, 2]
+    (cres,) = mod.helper.overloads.values()
+    assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
+    assert not cres.library._finalized  # no machine code of its own
+    assert mod.other_caller(a) == 10  # a second caller links the same module
+    with pytest.raises(ValueError, match="negative"):
+        mod.caller(a, -1)
+    assert _cached(mod.caller, "caller") and _cached(mod.helper, "helper")
+
+
+def test_a_jit_only_helper_called_from_python_is_compiled_whole(tmp_path):
+    mod = _probe_module(tmp_path, "simcore._codegen_probe_realise")
+    a = np.zeros(2, dtype=np.int64)
+    mod.caller(a, 0)
+    assert isinstance(mod.helper.overloads[mod.helper.signatures[0]].entry_point,
+                      _codegen.JitOnlyEntry)
+    assert mod.helper(a, 0) == 3  # from Python now
+    (cres,) = mod.helper.overloads.values()
+    assert not isinstance(cres.entry_point, _codegen.JitOnlyEntry)
+    assert mod.helper(a, 0) == 4 and mod.caller(a, 0) == 11  # and jitted callers still work
+
+
+def test_a_jit_only_helper_taken_as_a_function_value_is_compiled_whole(tmp_path):
+    """A policy handed to the engine is a first-class function value: it needs the wrapper
+    a jit-only compile leaves out, so it is compiled again, whole."""
+    mod = _probe_module(tmp_path, "simcore._codegen_probe_value")
+    a = np.zeros(2, dtype=np.int64)
+    mod.caller(a, 0)
+    fn_type = types.FunctionType(types.int64(types.int64[::1], types.int64))
+
+    @njit(types.int64(fn_type, types.int64[::1]))
+    def apply(fn, arr):
+        return fn(arr, 1)
+
+    assert apply(mod.helper, a) == 1
+    (cres,) = mod.helper.overloads.values()
+    assert not isinstance(cres.entry_point, _codegen.JitOnlyEntry)
+
+
+_PROCESS = """
+import importlib.util
+import sys
+
+import numpy as np
+
+import simcore  # noqa: F401  (what the project tells numba)
+from simcore import _codegen
+
+spec = importlib.util.spec_from_file_location("simcore._codegen_probe_processes", {file!r})
+mod = importlib.util.module_from_spec(spec)
+sys.modules[spec.name] = mod
+spec.loader.exec_module(mod)
+a = np.zeros(2, dtype=np.int64)
+out = getattr(mod, {first!r})(a, 0) if {first!r} != "other_caller" else mod.other_caller(a)
+(cres,) = mod.helper.overloads.values()
+print(out, isinstance(cres.entry_point, _codegen.JitOnlyEntry),
+      sum(mod.helper.stats.cache_hits.values()))
+"""
+
+
+def test_a_jit_only_helper_in_the_cache_serves_jitted_callers_of_other_processes(tmp_path):
+    """Process 1 compiles the helper for its caller and caches it as jit-only; process 2
+    compiles another caller and loads the helper from the cache instead of compiling it;
+    process 3 calls the helper from Python: the jit-only entry is not used for that, the
+    helper is compiled whole (and cached: process 4 loads it)."""
+    import subprocess
+    import sys
+
+    src = tmp_path / "probe_processes.py"
+    src.write_text(_PROBE)
+
+    def run(first):
+        code = _PROCESS.format(file=str(src), first=first)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             timeout=300)
+        assert out.returncode == 0, out.stderr[-2000:]
+        return out.stdout.split()
+
+    assert run("caller") == ["3", "True", "0"]
+    assert run("other_caller") == ["10", "True", "1"]
+    assert run("helper") == ["1", "False", "0"]
+    assert run("helper") == ["1", "False", "1"]
+
+
+def test_functions_outside_the_project_are_compiled_as_numba_does(tmp_path):
+    mod = _probe_module(tmp_path, "tests._codegen_probe_elsewhere")
+    mod.caller(np.zeros(2, dtype=np.int64), 0)
+    (cres,) = mod.helper.overloads.values()
+    assert not isinstance(cres.entry_point, _codegen.JitOnlyEntry)
+    assert _cached(mod.helper, "helper")
