@@ -254,3 +254,24 @@ def test_functions_outside_the_project_are_compiled_as_numba_does(tmp_path):
     (cres,) = mod.helper.overloads.values()
     assert not isinstance(cres.entry_point, _codegen.JitOnlyEntry)
     assert _cached(mod.helper, "helper")
+
+
+def test_a_jit_only_helper_that_prints_finds_its_environment(tmp_path, capfd):
+    """``print`` in jitted code reads the function's environment; a jit-only helper has no
+    machine code of its own to hold one, so its caller's sets it (as numba does for cached
+    code)."""
+    src = tmp_path / "probe_print.py"
+    src.write_text("from numba import njit\n\n\n@njit\ndef helper(a):\n"
+                   "    print('helper says', a[0], a.sum())\n    return a[0]\n\n\n"
+                   "@njit\ndef caller(a):\n    return helper(a) + 1\n")
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("simcore._codegen_probe_print", src)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    assert mod.caller(np.arange(3, dtype=np.int64)) == 1
+    (cres,) = mod.helper.overloads.values()
+    assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
+    assert "helper says 0 3" in capfd.readouterr().out
