@@ -177,13 +177,21 @@ class JitOnlyEntry:
 
 
 # the dispatcher whose next compile a jitted caller's typing asked for, and, for each compile
-# in progress (innermost last), whether it is for jitted callers only
+# in progress (innermost last), the Python function compiled for jitted callers only (None
+# for one compiled whole)
 _jit_request: list[object] = [None]
-_jit_modes: list[bool] = []
+_jit_modes: list[object] = []
 
 
-def _jit_only_now() -> bool:
-    return bool(_jit_modes) and _jit_modes[-1]
+def _jit_only_now(fndesc=None) -> bool:
+    """Whether the innermost compile is jit-only; with ``fndesc``, whether that function is
+    the one it compiles (not a kernel numba compiles on the way, such as a ``prange`` body's)."""
+    if not _jit_modes or _jit_modes[-1] is None:
+        return False
+    if fndesc is None:
+        return True
+    fn = _jit_modes[-1]
+    return fndesc.qualname == fn.__qualname__ and fndesc.modname == fn.__module__
 
 
 def _jit_only_entry(cres) -> bool:
@@ -272,7 +280,7 @@ def _install_jit_only() -> bool:
             existing = self.overloads.get(tuple(args))
             if not jit_only and existing is not None and _jit_only_entry(existing):
                 del self.overloads[tuple(args)]  # wanted from Python now: compiled whole
-            _jit_modes.append(jit_only)
+            _jit_modes.append(self.py_func if jit_only else None)
             try:
                 return numba_compile(self, sig)
             finally:
@@ -299,7 +307,7 @@ def _install_jit_only() -> bool:
         return flags
 
     def get_executable(self, library, fndesc, env):
-        if _jit_only_now() or jit_only_library(library):
+        if _jit_only_now(fndesc) or jit_only_library(library):
             library._cthulhu_jit_only = True
             return JitOnlyEntry(fndesc.qualname)
         cfunc = numba_executable(self, library, fndesc, env)

@@ -275,3 +275,23 @@ def test_a_jit_only_helper_that_prints_finds_its_environment(tmp_path, capfd):
     (cres,) = mod.helper.overloads.values()
     assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
     assert "helper says 0 3" in capfd.readouterr().out
+
+
+def test_a_jit_only_helper_with_a_parallel_loop(tmp_path):
+    """numba compiles a ``prange`` body as a kernel of its own while it compiles the helper:
+    that kernel is compiled whole (it is not the jit-only function)."""
+    src = tmp_path / "probe_parallel.py"
+    src.write_text("import numpy as np\nfrom numba import njit, prange\n\n\n"
+                   "@njit(parallel=True)\ndef helper(a):\n    t = 0\n"
+                   "    for i in prange(a.shape[0]):\n        t += a[i]\n    return t\n\n\n"
+                   "@njit\ndef caller(a):\n    return helper(a) * 2\n")
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("simcore._codegen_probe_parallel", src)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    assert mod.caller(np.arange(100, dtype=np.int64)) == 9900
+    (cres,) = mod.helper.overloads.values()
+    assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
