@@ -59,11 +59,15 @@ the rules: ``run_reveal``, ``place_token``, ``frame_set`` ...) the wrappers, the
 and the cache entry are thrown-away work: in a cold Wake Up run 150 of 169 libraries, a third
 of LLVM's time.  A project function compiled because a project function calls it is
 compiled for jitted callers only: no wrappers, no machine code (its callers' libraries link
-its optimised module in, as before, and emit it), nothing in the cache (its callers' cached
-code holds it).  Its dispatcher's entry is a ``JitOnlyEntry``, never put in the table Python
-calls through, so a call from Python, or the function taken as a value (a policy handed to the
-engine), compiles it again whole, as numba would have; a function compiled first from Python
-is compiled whole and serves jitted callers as before.
+its optimised module in, as before, and emit it), and it is cached as that module (bitcode),
+so another process compiling another caller (the other warm-up child, the test process)
+loads it instead of compiling it again.  Its dispatcher's entry is a ``JitOnlyEntry``, never
+put in the table Python calls through, so a call from Python, or the function taken as a
+value (a policy handed to the engine), compiles it again whole, as numba would have (a
+jit-only cache entry is never loaded for that); a function compiled first from Python is
+compiled whole and serves jitted callers as before.  A cold Wake Up run compiled in 0.75-0.84
+of the CPU time, Tiny Epic Cthulhu's in-process 0.73 (simcore/tec/NOTES.md, "Compiling",
+step 8).
 
 All must be in place before the first function is compiled (``simcore/__init__.py``
 installs them), and they are part of the sources, so the compiled-code cache
@@ -162,7 +166,7 @@ class JitOnlyEntry:
     """Stands in for the Python entry point of a function compiled for jitted callers only.
 
     It is never put in the dispatcher's table of what Python can call, so a call from Python
-    (or the function taken as a value) compiles the function again, whole (``_realise``)."""
+    (or the function taken as a value) compiles the function again, whole."""
 
     __slots__ = ("qualname", "__weakref__")
 
