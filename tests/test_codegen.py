@@ -133,14 +133,14 @@ def other_caller(a):
 """
 
 
-def _probe_module(tmp_path, name, source=_PROBE):
-    """The functions of ``source`` (the probe by default) from a file of their own (so numba
-    can cache them), under the module name ``name``."""
+def _probe_module(tmp_path, name):
+    """The probe's functions from a file of their own (so numba can cache them), under the
+    module name ``name``."""
     import importlib.util
     import sys
 
     src = tmp_path / (name.replace(".", "_") + ".py")
-    src.write_text(source)
+    src.write_text(_PROBE)
     spec = importlib.util.spec_from_file_location(name, src)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod  # numba finds a function's globals through it
@@ -260,10 +260,17 @@ def test_a_jit_only_helper_that_prints_finds_its_environment(tmp_path, capfd):
     """``print`` in jitted code reads the function's environment; a jit-only helper has no
     machine code of its own to hold one, so its caller's sets it (as numba does for cached
     code)."""
-    mod = _probe_module(tmp_path, "simcore._codegen_probe_print",
-                        "from numba import njit\n\n\n@njit\ndef helper(a):\n"
-                        "    print('helper says', a[0], a.sum())\n    return a[0]\n\n\n"
-                        "@njit\ndef caller(a):\n    return helper(a) + 1\n")
+    src = tmp_path / "probe_print.py"
+    src.write_text("from numba import njit\n\n\n@njit\ndef helper(a):\n"
+                   "    print('helper says', a[0], a.sum())\n    return a[0]\n\n\n"
+                   "@njit\ndef caller(a):\n    return helper(a) + 1\n")
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("simcore._codegen_probe_print", src)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
     assert mod.caller(np.arange(3, dtype=np.int64)) == 1
     (cres,) = mod.helper.overloads.values()
     assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
@@ -273,11 +280,18 @@ def test_a_jit_only_helper_that_prints_finds_its_environment(tmp_path, capfd):
 def test_a_jit_only_helper_with_a_parallel_loop(tmp_path):
     """numba compiles a ``prange`` body as a kernel of its own while it compiles the helper:
     that kernel is compiled whole (it is not the jit-only function)."""
-    mod = _probe_module(tmp_path, "simcore._codegen_probe_parallel",
-                        "import numpy as np\nfrom numba import njit, prange\n\n\n"
-                        "@njit(parallel=True)\ndef helper(a):\n    t = 0\n"
-                        "    for i in prange(a.shape[0]):\n        t += a[i]\n"
-                        "    return t\n\n\n@njit\ndef caller(a):\n    return helper(a) * 2\n")
+    src = tmp_path / "probe_parallel.py"
+    src.write_text("import numpy as np\nfrom numba import njit, prange\n\n\n"
+                   "@njit(parallel=True)\ndef helper(a):\n    t = 0\n"
+                   "    for i in prange(a.shape[0]):\n        t += a[i]\n    return t\n\n\n"
+                   "@njit\ndef caller(a):\n    return helper(a) * 2\n")
+    import importlib.util
+    import sys
+
+    spec = importlib.util.spec_from_file_location("simcore._codegen_probe_parallel", src)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
     assert mod.caller(np.arange(100, dtype=np.int64)) == 9900
     (cres,) = mod.helper.overloads.values()
     assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
