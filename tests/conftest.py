@@ -59,12 +59,34 @@ def dispatcher_keyed_overloads() -> list[str]:
     return sorted(found)
 
 
+def pytest_xdist_auto_num_workers(config):
+    """``-n auto`` (the suite's default): a worker a core, at most 4 (each holds its own
+    compiled code, about 0.5 GB; past 4 the suite's longest files set the time anyway)."""
+    import os
+
+    return max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                      else os.cpu_count() or 1))
+
+
+_WORKERS_FOUND: set[str] = set()
+
+
+def pytest_testnodedown(node, error):
+    """The controller of an ``-n`` run gathers what each worker's check found."""
+    _WORKERS_FOUND.update(getattr(node, "workeroutput", {}).get("dispatcher_keyed", ()))
+
+
 def pytest_sessionfinish(session, exitstatus):
     """A run that compiled a cached function for a dispatcher argument fails: see
-    ``dispatcher_keyed_overloads``."""
+    ``dispatcher_keyed_overloads``.  Under pytest-xdist each worker checks its own process and
+    hands the names to the controller, which fails the run."""
     import sys
 
-    bad = dispatcher_keyed_overloads()
+    bad = sorted(set(dispatcher_keyed_overloads()) | _WORKERS_FOUND)
+    worker_output = getattr(session.config, "workeroutput", None)
+    if worker_output is not None:
+        worker_output["dispatcher_keyed"] = bad
+        return
     if bad:
         print(f"\ncompiled for a dispatcher argument (never loadable, fills the cache index): "
               f"{', '.join(bad)}; call it through a runner made ready for function values",
