@@ -1,4 +1,5 @@
-"""Four facts numba cannot see in the project's jitted code, told to its compiler.
+"""Four facts numba cannot see in the project's jitted code, told to its compiler, and one
+slow comparison in numba's own Python made quick.
 
 The first two were measured on Tiny Epic Cthulhu, whose games the step engine plays through
 one large compiled function (``simcore/tec/NOTES.md``, "The step engine"), the last two on Wake
@@ -69,6 +70,19 @@ compiled whole and serves jitted callers as before.  A cold Wake Up run compiled
 of the CPU time, Tiny Epic Cthulhu's in-process 0.73 (simcore/tec/NOTES.md, "Compiling",
 step 8).
 
+Comparing compiler flags
+------------------------
+Each call numba types through an ``@overload`` template (numpy's functions, array methods,
+many operators) looks its implementation up in a cache keyed on the compiler flags in force,
+and numba's flags compare by building a dictionary of all 22 options through a property per
+option; their hash is the same for every set of flags, so each look-up compares against every
+cached entry of the same argument types.  A cold Wake Up run made about 240,000 such
+comparisons at about 15 us each, 3.5 of its 40 CPU seconds (simcore/tec/NOTES.md,
+"Compiling", step 10).  ``TargetConfig.__eq__`` is replaced by an equal one that compares the
+options set with the defaults filled in, without the dictionaries (0.6 s), and the hash, which
+is that of the sorted option names, is worked out once a class: the same answers for every
+pair of flags (``tests/test_codegen.py``); nothing compiled differs.
+
 All must be in place before the first function is compiled (``simcore/__init__.py``
 installs them), and they are part of the sources, so the compiled-code cache
 (``simcore._cache``) is keyed on them.  With a numba that lacks the functions wrapped here,
@@ -84,7 +98,10 @@ import re
 _OWN = re.compile(r"_ZN(?:7simcore|10strategies)[0-9]")
 # a step game's driver: ``simcore.<game>.rules.play_one``
 _PLAY_ONE = re.compile(r"_ZN7simcore[0-9]+[A-Za-z_][A-Za-z_0-9]*5rules8play_one[BE]")
-_installed = {"indices": False, "noalias": False, "one_version": False, "jit_only": False}
+_installed = {
+    "indices": False, "noalias": False, "one_version": False, "jit_only": False,
+    "flags_eq": False,
+}
 
 
 def own_function(name: str) -> bool:
@@ -385,8 +402,50 @@ def _install_jit_only() -> bool:
     return True
 
 
+def _install_flags_eq() -> bool:
+    from numba.core import targetconfig
+
+    config = getattr(targetconfig, "TargetConfig", None)
+    if config is None or not hasattr(config, "options"):  # pragma: no cover - another numba
+        return False
+    numba_eq = config.__eq__
+
+    def flags_eq(self, other):
+        if self is other:
+            return True
+        if type(self) is not type(other):
+            return numba_eq(self, other)  # numba's own answer (NotImplemented for others)
+        mine, theirs = self._values, other._values
+        if mine == theirs:
+            return True
+        options = self.options
+        for name in mine.keys() | theirs.keys():
+            default = options[name].default
+            if mine.get(name, default) != theirs.get(name, default):
+                return False
+        return True
+
+    numba_hash = config.__hash__
+    hashes: dict[type, int] = {}
+
+    def flags_hash(self):
+        # numba's hash is that of the sorted option names (``sorted`` of the values' keys):
+        # the same for every instance of a class, so it is worked out once a class
+        cls = type(self)
+        h = hashes.get(cls)
+        if h is None:
+            h = hashes[cls] = numba_hash(self)
+        return h
+
+    flags_eq.__wrapped__ = numba_eq
+    flags_hash.__wrapped__ = numba_hash
+    config.__eq__ = flags_eq
+    config.__hash__ = flags_hash
+    return True
+
+
 def install() -> dict[str, bool]:
-    """Put all four in place (idempotent); returns which are."""
+    """Put all five in place (idempotent); returns which are."""
     if not _installed["indices"]:
         _installed["indices"] = _install_indices()
     if not _installed["noalias"]:
@@ -395,6 +454,8 @@ def install() -> dict[str, bool]:
         _installed["one_version"] = _install_one_version()
     if not _installed["jit_only"]:
         _installed["jit_only"] = _install_jit_only()
+    if not _installed["flags_eq"]:
+        _installed["flags_eq"] = _install_flags_eq()
     return dict(_installed)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from numba import njit, types
 from numba.core.funcdesc import default_mangler
 
@@ -12,8 +14,9 @@ import simcore
 from simcore import _codegen
 
 
-def test_all_four_are_installed_by_importing_simcore():
-    every = {"indices": True, "noalias": True, "one_version": True, "jit_only": True}
+def test_all_five_are_installed_by_importing_simcore():
+    every = {"indices": True, "noalias": True, "one_version": True, "jit_only": True,
+             "flags_eq": True}
     assert simcore._codegen.installed() == every
     assert _codegen.install() == every  # idempotent
 
@@ -295,3 +298,40 @@ def test_a_jit_only_helper_with_a_parallel_loop(tmp_path):
     assert mod.caller(np.arange(100, dtype=np.int64)) == 9900
     (cres,) = mod.helper.overloads.values()
     assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
+
+
+# every option of numba's compiler flags, with values a compile may set, the default among them
+_FLAG_VALUES = {
+    "nrt": [False, True], "no_cpython_wrapper": [False, True], "boundscheck": [False, True],
+    "forceinline": [False, True], "enable_ssa": [True, False], "no_rewrites": [False, True],
+    "error_model": ["python", "numpy"], "fastmath": [set(), {"nnan"}, True],
+    "inline": ["never", "always"], "debuginfo": [False, True],
+}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(sorted(_FLAG_VALUES)), st.integers(0, 2)),
+                max_size=6),
+       st.lists(st.tuples(st.sampled_from(sorted(_FLAG_VALUES)), st.integers(0, 2)),
+                max_size=6))
+def test_compiler_flags_compare_as_numba_compares_them(set_a, set_b):
+    """The quick ``TargetConfig.__eq__`` gives numba's own answer for every pair of flags,
+    an option set to its default included (simcore/_codegen.py, "Comparing compiler flags")."""
+    from numba.core.compiler import Flags
+    from numba.core.targetconfig import TargetConfig
+
+    assert TargetConfig.__eq__ is not TargetConfig.__eq__.__wrapped__  # installed
+    flags = []
+    for chosen in (set_a, set_b):
+        f = Flags()
+        for name, i in chosen:
+            values = _FLAG_VALUES[name]
+            setattr(f, name, values[i % len(values)])
+        flags.append(f)
+    a, b = flags
+    numba_eq = TargetConfig.__eq__.__wrapped__
+    assert (a == b) is numba_eq(a, b) is (b == a)
+    assert a == Flags(a)
+    numba_hash = TargetConfig.__hash__.__wrapped__
+    assert hash(a) == numba_hash(a) == hash(b) == numba_hash(b)
+    assert (a == 1) is False and a.__eq__(1) is NotImplemented
