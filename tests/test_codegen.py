@@ -300,7 +300,7 @@ def test_a_jit_only_helper_with_a_parallel_loop(tmp_path):
     assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
 
 
-# every option of numba's compiler flags, with values a compile may set, the default among them
+# the options of numba's compiler flags that compiles here set, each with its default first
 _FLAG_VALUES = {
     "nrt": [False, True], "no_cpython_wrapper": [False, True], "boundscheck": [False, True],
     "forceinline": [False, True], "enable_ssa": [True, False], "no_rewrites": [False, True],
@@ -309,11 +309,12 @@ _FLAG_VALUES = {
 }
 
 
+_SOME_FLAGS = st.lists(st.tuples(st.sampled_from(sorted(_FLAG_VALUES)), st.integers(0, 2)),
+                       max_size=6)
+
+
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from(sorted(_FLAG_VALUES)), st.integers(0, 2)),
-                max_size=6),
-       st.lists(st.tuples(st.sampled_from(sorted(_FLAG_VALUES)), st.integers(0, 2)),
-                max_size=6))
+@given(_SOME_FLAGS, _SOME_FLAGS)
 def test_compiler_flags_compare_as_numba_compares_them(set_a, set_b):
     """The quick ``TargetConfig.__eq__`` gives numba's own answer for every pair of flags,
     an option set to its default included (simcore/_codegen.py, "Comparing compiler flags")."""
