@@ -1,8 +1,8 @@
-"""Four facts numba cannot see in the project's jitted code, told to its compiler, and one
-slow comparison in numba's own Python made quick.
+"""Four facts numba cannot see in the project's jitted code, told to its compiler, and two
+slow parts of numba's own Python made quick.
 
 The first two were measured on Tiny Epic Cthulhu, whose games the step engine plays through
-one large compiled function (``simcore/tec/NOTES.md``, "The step engine"), the last two on Wake
+one large compiled function (``simcore/tec/NOTES.md``, "The step engine"), the others on Wake
 Up's compiling; none changes a result (the records of every game were checked bit-identical
 with and without them).
 
@@ -60,7 +60,7 @@ the rules: ``run_reveal``, ``place_token``, ``frame_set`` ...) the wrappers, the
 and the cache entry are thrown-away work: in a cold Wake Up run 150 of 169 libraries, a third
 of LLVM's time.  A project function compiled because a project function calls it is
 compiled for jitted callers only: no wrappers, no machine code (its callers' libraries link
-its optimised module in, as before, and emit it), and it is cached as that module (bitcode),
+its module in, as before, and emit it), and it is cached as that module (bitcode),
 so another process compiling another caller (the other warm-up child, the test process)
 loads it instead of compiling it again.  Its dispatcher's entry is a ``JitOnlyEntry``, never
 put in the table Python calls through, so a call from Python, or the function taken as a
@@ -69,6 +69,17 @@ jit-only cache entry is never loaded for that); a function compiled first from P
 compiled whole and serves jitted callers as before.  A cold Wake Up run compiled in 0.75-0.84
 of the CPU time, Tiny Epic Cthulhu's in-process 0.73 (simcore/tec/NOTES.md, "Compiling",
 step 8).
+
+A jit-only helper's module is linked, not optimised as a whole: numba's ``finalize``
+optimises a library's module with all its callees linked in (LLVM's module passes, the
+inliner among them), so in a chain of helpers each level optimised again the code of every
+level below it, and the library made into machine code then optimised all of it once more.
+Each function still goes through LLVM's function passes once, when numba adds it; the
+module passes run once, over everything, in the library that becomes machine code (the
+driver, a policy), where LLVM's inliner works through the call graph from the leaves up as
+the levels did one by one.  In Wake Up's driver those intermediate optimisations were 110 of
+the 155 module optimisations and 8 of its 34 CPU seconds of compiling (simcore/tec/NOTES.md,
+"Compiling", step 11).
 
 Comparing compiler flags
 ------------------------
@@ -79,9 +90,25 @@ option; their hash is the same for every set of flags, so each look-up compares 
 cached entry of the same argument types.  A cold Wake Up run made about 240,000 such
 comparisons at about 15 us each, 3.5 of its 40 CPU seconds (simcore/tec/NOTES.md,
 "Compiling", step 10).  ``TargetConfig.__eq__`` is replaced by an equal one that compares the
-options set with the defaults filled in, without the dictionaries (0.6 s), and the hash, which
-is that of the sorted option names, is worked out once a class: the same answers for every
-pair of flags (``tests/test_codegen.py``); nothing compiled differs.
+options set with the defaults filled in, without the dictionaries (0.6 s): the same answers
+for every pair of flags (``tests/test_codegen.py``).  The hash is that of the values of the
+options of plain types (bool, int, str), the defaults filled in: flags that compare equal
+hash equal, and flags that differ there (a jit-only compile's, ``nrt``, ``forceinline`` ...)
+no longer share a bucket (step 11).  Nothing compiled differs.
+
+Call types found once
+---------------------
+numba types every call of one of its own functions (an operator, ``np.empty``, ``min`` ...)
+by trying the function's templates in turn, and a template that does not match builds an
+error first; nothing remembers the answer, so the same question, ``int64 + int64`` or an
+array indexed by an ``int64``, is worked out again at every call site of every function: a
+cold Wake Up run asked about 11,000 times, of which about 550 different questions, and the
+repeats cost about 3 CPU s.  ``BaseFunction.get_call_type`` now keeps each answer found,
+keyed on everything it reads (the function type, the typing context, the argument types, the
+keywords and the compiler flags in force), with the implementation key the answer sets for
+lowering, which a repeat sets again; a question that fails is not kept, so it raises each
+time as before (``tests/test_codegen.py``).  The code compiled is the same, instruction for
+instruction (simcore/tec/NOTES.md, "Compiling", step 11).
 
 All must be in place before the first function is compiled (``simcore/__init__.py``
 installs them), and they are part of the sources, so the compiled-code cache
@@ -100,7 +127,7 @@ _OWN = re.compile(r"_ZN(?:7simcore|10strategies)[0-9]")
 _PLAY_ONE = re.compile(r"_ZN7simcore[0-9]+[A-Za-z_][A-Za-z_0-9]*5rules8play_one[BE]")
 _installed = {
     "indices": False, "noalias": False, "one_version": False, "jit_only": False,
-    "flags_eq": False,
+    "flags_eq": False, "call_types": False,
 }
 
 
@@ -220,9 +247,11 @@ def _jit_only_entry(cres) -> bool:
 
 
 def _link_module(library):
-    """A jit-only library's module for linking into its callers: its own functions with its
-    callees' modules linked in and optimised as numba's ``finalize`` would, but no machine
-    code (its callers emit it) and no wrappers (none was made)."""
+    """A jit-only library's module for linking into its callers: its own functions (each
+    through LLVM's function passes, as numba adds them) with its callees' modules linked in,
+    but not optimised as a whole (the library that is made into machine code optimises
+    everything it links in, once), no machine code (its callers emit it) and no wrappers
+    (none was made)."""
     import llvmlite.binding as ll
 
     mod = library._final_module.clone()
@@ -232,13 +261,6 @@ def _link_module(library):
             seen.add(other)
             library._reload_init.update(other._reload_init)
             mod.link_in(other._get_module_for_linking(), preserve=True)
-    saved = library._final_module
-    library._final_module = mod
-    try:
-        library._optimize_final_module()
-        mod = library._final_module
-    finally:
-        library._final_module = saved
     mod.verify()
     for fn in mod.functions:
         if not fn.is_declaration and fn.linkage == ll.Linkage.external:
@@ -426,21 +448,62 @@ def _install_flags_eq() -> bool:
         return True
 
     numba_hash = config.__hash__
-    hashes: dict[type, int] = {}
+    plain: dict[type, tuple] = {}
 
     def flags_hash(self):
-        # numba's hash is that of the sorted option names (``sorted`` of the values' keys):
-        # the same for every instance of a class, so it is worked out once a class
+        # numba's hash is that of the sorted option names, the same for every set of flags
+        # of a class, so a look-up compared with every cached entry of the same argument
+        # types; this one is that of the options of plain types (bool, int, str: equal
+        # values hash equal) with the defaults filled in, so flags that compare equal hash
+        # equal and most that differ (jit-only or whole, nrt, inline ...) do not collide
         cls = type(self)
-        h = hashes.get(cls)
-        if h is None:
-            h = hashes[cls] = numba_hash(self)
-        return h
+        names = plain.get(cls)
+        if names is None:
+            names = plain[cls] = tuple(
+                (name, opt.default) for name, opt in sorted(self.options.items())
+                if opt.type in (bool, int, str))
+        values = self._values
+        return hash(tuple(values.get(name, default) for name, default in names))
 
     flags_eq.__wrapped__ = numba_eq
     flags_hash.__wrapped__ = numba_hash
     config.__eq__ = flags_eq
     config.__hash__ = flags_hash
+    return True
+
+
+def _install_call_types() -> bool:
+    from numba.core import errors, targetconfig
+    from numba.core.types import functions
+
+    base = getattr(functions, "BaseFunction", None)
+    numba_call_type = getattr(base, "get_call_type", None)
+    if numba_call_type is None or not hasattr(targetconfig, "ConfigStack"):  # pragma: no cover
+        return False
+    top_flags = targetconfig.ConfigStack.top_or_none
+    memo: dict[tuple, tuple] = {}
+
+    def get_call_type(self, context, args, kws):
+        try:
+            key = (self, context, tuple(args), tuple(kws.items()), top_flags())
+            found = memo.get(key)
+        except TypeError:  # an argument type that does not hash: resolved as numba does
+            return numba_call_type(self, context, args, kws)
+        if found is not None:
+            sig, impl_key = found
+            self._impl_keys[sig.args] = impl_key  # what the template found sets, as before
+            return sig
+        sig = numba_call_type(self, context, args, kws)  # a failure raises: never kept
+        if sig is not None:
+            try:
+                memo[key] = (sig, self._impl_keys[sig.args])
+            except (KeyError, errors.NumbaError):  # pragma: no cover - nothing to replay
+                pass
+        return sig
+
+    get_call_type.__wrapped__ = numba_call_type
+    get_call_type.memo = memo
+    base.get_call_type = get_call_type
     return True
 
 
@@ -456,6 +519,8 @@ def install() -> dict[str, bool]:
         _installed["jit_only"] = _install_jit_only()
     if not _installed["flags_eq"]:
         _installed["flags_eq"] = _install_flags_eq()
+    if not _installed["call_types"]:
+        _installed["call_types"] = _install_call_types()
     return dict(_installed)
 
 

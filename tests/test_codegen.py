@@ -14,9 +14,9 @@ import simcore
 from simcore import _codegen
 
 
-def test_all_five_are_installed_by_importing_simcore():
+def test_all_six_are_installed_by_importing_simcore():
     every = {"indices": True, "noalias": True, "one_version": True, "jit_only": True,
-             "flags_eq": True}
+             "flags_eq": True, "call_types": True}
     assert simcore._codegen.installed() == every
     assert _codegen.install() == every  # idempotent
 
@@ -300,6 +300,64 @@ def test_a_jit_only_helper_with_a_parallel_loop(tmp_path):
     assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
 
 
+_CHAIN = """
+from numba import njit
+
+
+@njit(cache=True)
+def leaf(a, i):
+    a[i] += 1
+    return a[i]
+
+
+@njit(cache=True)
+def middle(a, i):
+    return leaf(a, i) * 2
+
+
+@njit(cache=True)
+def top(a):
+    return middle(a, 0) + middle(a, 1)
+"""
+
+
+def test_a_chain_of_jit_only_helpers_is_optimised_once_in_the_library_made_into_code(
+        tmp_path, monkeypatch):
+    """LLVM's module passes run once, in the library that becomes machine code (``top``),
+    over everything it links in; the jit-only helpers below it (``middle``, ``leaf``) are
+    linked, not optimised as a whole at each level (simcore/_codegen.py), and a helper's
+    module for linking still holds what it calls, so the cache can serve it alone."""
+    from numba.core import codegen
+
+    optimised = []
+    numba_optimise = codegen.CPUCodeLibrary._optimize_final_module
+
+    def counting(self):
+        optimised.append(self.name)
+        return numba_optimise(self)
+
+    monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", counting)
+    import importlib.util
+    import sys
+
+    src = tmp_path / "probe_chain.py"
+    src.write_text(_CHAIN)
+    spec = importlib.util.spec_from_file_location("simcore._codegen_probe_chain", src)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    a = np.zeros(2, dtype=np.int64)
+    assert mod.top(a) == 4 and list(a) == [1, 1]
+    for helper in (mod.middle, mod.leaf):
+        (cres,) = helper.overloads.values()
+        assert isinstance(cres.entry_point, _codegen.JitOnlyEntry)
+    assert optimised == ["top"]  # not middle's nor leaf's
+    (middle,) = mod.middle.overloads.values()
+    defined = [f.name for f in middle.library._get_module_for_linking().functions
+               if not f.is_declaration]
+    assert any("leaf" in n for n in defined) and any("middle" in n for n in defined)
+
+
 # the options of numba's compiler flags that compiles here set, each with its default first
 _FLAG_VALUES = {
     "nrt": [False, True], "no_cpython_wrapper": [False, True], "boundscheck": [False, True],
@@ -333,6 +391,57 @@ def test_compiler_flags_compare_as_numba_compares_them(set_a, set_b):
     numba_eq = TargetConfig.__eq__.__wrapped__
     assert (a == b) is numba_eq(a, b) is (b == a)
     assert a == Flags(a)
-    numba_hash = TargetConfig.__hash__.__wrapped__
-    assert hash(a) == numba_hash(a) == hash(b) == numba_hash(b)
     assert (a == 1) is False and a.__eq__(1) is NotImplemented
+
+
+def test_a_call_type_found_once_is_numbas_answer_again(tmp_path):
+    """The memo of call types (simcore/_codegen.py, "Call types found once") answers a
+    repeated question as numba's own resolution does, sets the implementation key lowering
+    reads as that resolution does, and keeps no failure: a call that does not type raises
+    every time."""
+    import operator
+
+    from numba.core import errors
+    from numba.core.registry import cpu_target
+    from numba.core.types import functions
+
+    memo_call_type = functions.BaseFunction.get_call_type
+    numba_call_type = memo_call_type.__wrapped__
+    context = cpu_target.typing_context
+    context.refresh()
+    add = context.resolve_value_type(operator.add)
+    empty = context.resolve_value_type(np.empty)
+    questions = [(add, (types.int64, types.int64)), (add, (types.float64, types.int64)),
+                 (add, (types.Array(types.int64, 1, "C"), types.int64)),
+                 (empty, (types.int64, types.NumberClass(types.uint8))),
+                 (add, (types.literal(2), types.int64))]
+    for fnty, args in questions:
+        first = memo_call_type(fnty, context, args, {})
+        key = fnty._impl_keys[first.args]
+        fnty._impl_keys[first.args] = "clobbered"
+        again = memo_call_type(fnty, context, args, {})  # from the memo
+        assert again == first == numba_call_type(fnty, context, args, {})
+        assert fnty._impl_keys[again.args] == key
+    bad = (types.unicode_type, types.Array(types.int64, 1, "C"))
+    for _ in range(2):
+        with pytest.raises(errors.TypingError):
+            memo_call_type(add, context, bad, {})
+    assert not any(k[0] is add and k[2] == bad for k in memo_call_type.memo)
+
+
+
+@settings(max_examples=200, deadline=None)
+@given(_SOME_FLAGS, _SOME_FLAGS)
+def test_flags_that_compare_equal_hash_equal(set_a, set_b):
+    """The flags' hash (the plain options' values, defaults filled in) agrees with their
+    equality: equal flags hash equal, whatever options were set to their defaults."""
+    from numba.core.compiler import Flags
+
+    a, b = Flags(), Flags()
+    for flags, chosen in ((a, set_a), (b, set_b)):
+        for name, k in chosen:
+            values = _FLAG_VALUES[name]
+            setattr(flags, name, values[k % len(values)])
+    if a == b:
+        assert hash(a) == hash(b)
+    assert hash(a) == hash(Flags(a))

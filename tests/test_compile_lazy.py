@@ -138,6 +138,32 @@ def test_bench_compile_options_go_together():
     assert out.exit_code == 2 and "--all and --profile go with --compile" in out.output
 
 
+def test_a_run_compiles_its_driver_itself_while_a_child_compiles_the_rest(tmp_path):
+    """``warm(here=True)`` (a run's first-run line): this process compiles the first part,
+    the driver, and starts children only for the others (one interpreter fewer to import);
+    on one core it compiles everything itself.  The cache is full afterwards either way."""
+    code = ("import subprocess\n"
+            "import simcore\n"
+            "import simcore.sticky.rules, strategies.sticky  # (their folders made, empty)\n"
+            "from experiments.running import warmup\n"
+            "children = []\n"
+            "numba_run = subprocess.run\n"
+            "def counting(cmd, *a, **k):\n"
+            "    children.append(cmd[-1])\n"
+            "    return numba_run(cmd, *a, **k)\n"
+            "subprocess.run = counting\n"
+            "assert warmup.cold([('sticky', None)])\n"
+            "warmup.warm([('sticky', None)], jobs=int({jobs}), here=True)\n"
+            "assert not warmup.cold([('sticky', None)]), 'still cold'\n"
+            "print(children)\n")
+    for jobs, children in ((2, "['1']"), (1, "[]")):
+        env = {**_base_env(), "CTHULHU_SIM_CACHE": str(tmp_path / f"cache{jobs}")}
+        out = subprocess.run([sys.executable, "-c", code.format(jobs=jobs)],
+                             capture_output=True, text=True, env=env, timeout=600)
+        assert out.returncode == 0, out.stderr[-2000:]
+        assert out.stdout.strip() == children
+
+
 def test_warm_compiles_the_parts_into_the_cache(tmp_path):
     """The warm-up's children fill the cache this process reads: a game is cold before and
     not after (``compile_cost.cold``)."""

@@ -182,7 +182,7 @@ def announce_compile(what: str, *configs: Config) -> None:
     print(f"{what}: compiling {', '.join(games)} for this machine, once: about "
           f"{_about(seconds)} (later runs load it in seconds) ...", file=sys.stderr, flush=True)
     try:
-        warmup.warm(todo)
+        warmup.warm(todo, here=True)  # this process compiles the driver meanwhile
     except Exception:  # noqa: BLE001 - the run then compiles what is missing itself
         pass
 

@@ -41,20 +41,31 @@ def cold(items: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
     return out
 
 
-def warm(items: list[tuple[str, str | None]], jobs: int | None = None) -> float:
+def warm(items: list[tuple[str, str | None]], jobs: int | None = None,
+         here: bool = False) -> float:
     """Compile the parts of the runs of ``items`` (game, strategy or None for the default) in
     child processes, ``jobs`` at a time (default: the machine's cores), into the cache this
     process uses; returns the wall-clock seconds.  numba compiles on one thread, so the parts
-    of one game, and different games, compile side by side; the runs then load them."""
+    of one game, and different games, compile side by side; the runs then load them.
+
+    ``here``: this process compiles the first part itself (the driver of the first game, the
+    longest) while the children compile the others, ``jobs - 1`` at a time: a run about to
+    play needs that code in this process anyway, and one interpreter fewer is started (its
+    imports and the loading of what it compiled cost about 2 CPU s a child)."""
     import time
     from concurrent.futures import ThreadPoolExecutor
 
     from simcore._cache import child_env
 
-    parts = warm_parts(items)
+    # the longest parts first (the driver, part 0, of the largest game), so none is left alone
+    parts = sorted(warm_parts(items), key=lambda p: p[2])
     if not parts:
         return 0.0
     jobs = jobs or os.cpu_count() or 1
+    mine = parts[:1] if here else []
+    if here and jobs == 1:
+        mine = parts
+    theirs = parts[len(mine):]
     env = child_env()
     t0 = time.perf_counter()
 
@@ -68,9 +79,12 @@ def warm(items: list[tuple[str, str | None]], jobs: int | None = None) -> float:
             last = out.stderr.strip().splitlines()[-1] if out.stderr.strip() else ""
             raise RuntimeError(f"compiling {game} {strategy} (part {k}) failed: {last}")
 
-    # the longest parts first (the driver, part 0, of the largest game), so none is left alone
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(one, sorted(parts, key=lambda p: p[2])))
+    with ThreadPoolExecutor(max_workers=max(1, jobs - len(mine))) as pool:
+        children = [pool.submit(one, p) for p in theirs]
+        for game, strategy, k in mine:
+            _compile_part(game, strategy, k)
+        for child in children:
+            child.result()
     from simcore._cache import CORE, mark_compiled
 
     for group in dict.fromkeys([CORE, *(g for g, _, _ in parts)]):
@@ -78,11 +92,15 @@ def warm(items: list[tuple[str, str | None]], jobs: int | None = None) -> float:
     return time.perf_counter() - t0
 
 
-def _warm_child(game: str, strategy: str, part: int) -> int:
+def _compile_part(game: str, strategy: str, part: int) -> None:
     from simcore.registry import get_game
 
     g = get_game(game)
     g.compile_part(g.configure(None, strategy), part)
+
+
+def _warm_child(game: str, strategy: str, part: int) -> int:
+    _compile_part(game, strategy, part)
     return 0
 
 

@@ -27,7 +27,7 @@ class HexWargame(StepGame):
     event_fields = ("first_pickup_turn",)
     cap_outcome = "stalemate"
     default_strategy = "heuristic"
-    first_compile_s = 22.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
+    first_compile_s = 20.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
     shortcuts = {
         "first": Shortcut("first_side", "SIDE", "Who plays the first turn: good or bad."),
     }

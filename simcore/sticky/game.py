@@ -27,7 +27,7 @@ class Sticky(Game):
     outcomes = S.OUTCOMES
     record_fields = S.RECORD_FIELDS
     default_strategy = "honest"
-    first_compile_s = 16.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
+    first_compile_s = 13.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
     shortcuts = {"players": Shortcut("players", "N", "Players (2-6).")}
     # words for reports and summaries: what ended the game (STK-E-1)
     outcome_text = {

@@ -29,7 +29,7 @@ class TinyEpicCthulhu(StepGame):
     cap_is_stuck = True  # max_turns lies far beyond any real game: a capped game is stuck
     event_fields = ("phase2_turn",)
     default_strategy = "heuristic"
-    first_compile_s = 55.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
+    first_compile_s = 38.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
     trace_rows = 500_000
     shortcuts = {
         "players": Shortcut("players", "N", "Players (1 = solo: two characters)."),

@@ -26,7 +26,7 @@ class WakeUpCthulhu(StepGame):
     game_record_fields = S.RECORD_FIELDS
     cap_outcome = "turn_cap"
     default_strategy = "heuristic"
-    first_compile_s = 32.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
+    first_compile_s = 26.0  # bench --compile, cold CPU seconds (simcore/tec/NOTES.md)
     shortcuts = {"players": Shortcut("players", "N", "Players: 2-4, or 1 for the solitaire "
                                      "game.")}
 
