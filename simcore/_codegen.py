@@ -473,7 +473,7 @@ def _install_flags_eq() -> bool:
 
 
 def _install_call_types() -> bool:
-    from numba.core import errors, targetconfig
+    from numba.core import targetconfig
     from numba.core.types import functions
 
     base = getattr(functions, "BaseFunction", None)
@@ -494,11 +494,8 @@ def _install_call_types() -> bool:
             self._impl_keys[sig.args] = impl_key  # what the template found sets, as before
             return sig
         sig = numba_call_type(self, context, args, kws)  # a failure raises: never kept
-        if sig is not None:
-            try:
-                memo[key] = (sig, self._impl_keys[sig.args])
-            except (KeyError, errors.NumbaError):  # pragma: no cover - nothing to replay
-                pass
+        if sig is not None and sig.args in self._impl_keys:  # (numba sets it with the answer)
+            memo[key] = (sig, self._impl_keys[sig.args])
         return sig
 
     get_call_type.__wrapped__ = numba_call_type

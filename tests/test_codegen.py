@@ -136,14 +136,14 @@ def other_caller(a):
 """
 
 
-def _probe_module(tmp_path, name):
-    """The probe's functions from a file of their own (so numba can cache them), under the
-    module name ``name``."""
+def _probe_module(tmp_path, name, source=_PROBE):
+    """The probe's functions (``source``) from a file of their own (so numba can cache
+    them), under the module name ``name``."""
     import importlib.util
     import sys
 
     src = tmp_path / (name.replace(".", "_") + ".py")
-    src.write_text(_PROBE)
+    src.write_text(source)
     spec = importlib.util.spec_from_file_location(name, src)
     mod = importlib.util.module_from_spec(spec)
     sys.modules[name] = mod  # numba finds a function's globals through it
@@ -337,15 +337,7 @@ def test_a_chain_of_jit_only_helpers_is_optimised_once_in_the_library_made_into_
         return numba_optimise(self)
 
     monkeypatch.setattr(codegen.CPUCodeLibrary, "_optimize_final_module", counting)
-    import importlib.util
-    import sys
-
-    src = tmp_path / "probe_chain.py"
-    src.write_text(_CHAIN)
-    spec = importlib.util.spec_from_file_location("simcore._codegen_probe_chain", src)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
+    mod = _probe_module(tmp_path, "simcore._codegen_probe_chain", _CHAIN)
     a = np.zeros(2, dtype=np.int64)
     assert mod.top(a) == 4 and list(a) == [1, 1]
     for helper in (mod.middle, mod.leaf):
@@ -394,7 +386,7 @@ def test_compiler_flags_compare_as_numba_compares_them(set_a, set_b):
     assert (a == 1) is False and a.__eq__(1) is NotImplemented
 
 
-def test_a_call_type_found_once_is_numbas_answer_again(tmp_path):
+def test_a_call_type_found_once_is_numbas_answer_again():
     """The memo of call types (simcore/_codegen.py, "Call types found once") answers a
     repeated question as numba's own resolution does, sets the implementation key lowering
     reads as that resolution does, and keeps no failure: a call that does not type raises
@@ -427,7 +419,6 @@ def test_a_call_type_found_once_is_numbas_answer_again(tmp_path):
         with pytest.raises(errors.TypingError):
             memo_call_type(add, context, bad, {})
     assert not any(k[0] is add and k[2] == bad for k in memo_call_type.memo)
-
 
 
 @settings(max_examples=200, deadline=None)
