@@ -29,7 +29,7 @@ from strategies.registry import Param, param_offsets, register
 _ONE = np.uint64(1)
 _ZERO = np.uint64(0)
 NEG = -1e18
-DANGER_MEMO = (S.MAX_CRT_ROWS + 1) * S.MAX_HEX  # danger by (defence, hex) within a decision
+DANGER_MEMO = (S.MAX_CRT_ROWS + 1) * S.MAX_HEX  # danger by (defence, hex) within a context
 
 
 @njit(cache=True)
@@ -138,6 +138,7 @@ def danger(ip, s, side, c, x):
 
 
 FIELD_MAX = 15  # walking distances are held in four bit-planes: 0 .. 15 steps, 15 = far
+FIELD_WORDS = 10  # the reached set and the four planes, two words each
 
 
 @njit(cache=True, _nrt=False)
@@ -199,12 +200,24 @@ def field_steps(field, x):
                     | (((field[8 + w] >> b) & _ONE) << np.uint64(3)))
 
 
+@njit(cache=True, _nrt=False, forceinline=True)
+def field_steps_at(words, k, x):
+    """``field_steps`` of a field kept as int64 words ``words[k:k + FIELD_WORDS]``."""
+    w = x >> 6
+    b = x & 63
+    if (words[k + w] >> b) & 1 == 0:
+        return -1
+    return ((words[k + 2 + w] >> b) & 1) | (((words[k + 4 + w] >> b) & 1) << 1) \
+        | (((words[k + 6 + w] >> b) & 1) << 2) | (((words[k + 8 + w] >> b) & 1) << 3)
+
+
 # ---- a decision's context: worked out once, read for every counter and hex it weighs -------
 # The heuristic's values are sums over the enemies on the board, the Artefacts and the
 # friends carrying one; a move decision weighs some 20 to 60 (counter, hex) pairs, so these
 # lists are made once per decision (in order, so every sum adds the same terms in the same
 # order as a loop over all counters would: the values, and so the choices, are the same to
-# the last bit), in two buffers on the stack of ``plan`` (no allocation).
+# the last bit), in two buffers (no allocation): in the view, kept with the turn memo below
+# for the decisions after it while the memo's key holds, or on the stack of ``plan``.
 @intrinsic
 def stack_empty(typingctx, n, dtype):
     """An uninitialised 1-d array of ``n`` (a constant) ``dtype`` on the caller's stack: free
@@ -228,6 +241,30 @@ def stack_empty(typingctx, n, dtype):
     return arrty(n, dtype), codegen
 
 
+@intrinsic
+def sub_words(typingctx, arr, offset, n, dtype):
+    """Words ``offset`` to ``offset + n`` of the int64 array ``arr`` as a 1-d array of an
+    8-byte ``dtype``, with no reference of its own (no reference counting): valid while ``arr``
+    is, as a slice of it would be.  The heuristic's context lives in the view this way."""
+    dt = dtype.dtype
+    arrty = types.Array(dt, 1, "C")
+    if arr != types.Array(types.int64, 1, "C") or \
+            not isinstance(dt, (types.Integer, types.Float)) or dt.bitwidth != 64:
+        return None
+
+    def codegen(context, builder, sig, args):
+        whole = make_array(sig.args[0])(context, builder, args[0])
+        first = builder.gep(whole.data, [args[1]])
+        ptr = builder.bitcast(first, context.get_value_type(dt).as_pointer())
+        ary = make_array(arrty)(context, builder)
+        item = context.get_constant(types.intp, 8)
+        populate_array(ary, data=ptr, shape=[args[2]], strides=[item], itemsize=item,
+                       meminfo=None)
+        return ary._getvalue()
+
+    return arrty(arr, types.intp, types.intp, dtype), codegen
+
+
 _MC = S.MAX_COUNTERS
 _MA = S.MAX_ARTEFACTS
 X_N_EN = 0  # enemies on the board, in counter order:
@@ -249,42 +286,14 @@ X_RA_HEX = X_N_RA + 1
 X_RA_HUNT = X_RA_HEX + _MA  # 1: an enemy carries it
 X_KILL_OK = X_RA_HUNT + _MA  # bits of the kill chances worked out (below)
 X_MEMO_OK = X_KILL_OK + 1  # bits of the danger memo worked out: two words a defence
-X_SIZE = X_MEMO_OK + 2 * (S.MAX_CRT_ROWS + 1)
+X_FIELD = X_MEMO_OK + 2 * (S.MAX_CRT_ROWS + 1)  # the side's ``fetch_field`` (ten words)
+X_READY = X_FIELD + FIELD_WORDS  # 1: the words above are made (``prepare``)
+X_SIZE = X_READY + 1
 KILL_ROW = S.MAX_CRT_ROWS + 1
 F_KILL = 0  # float words: kill chances [attack * KILL_ROW + defence], worked out when needed
 F_MEMO = F_KILL + (S.MAX_CRT_COLS + 1) * KILL_ROW  # danger [defence * MAX_HEX + hex]
-F_SIZE = F_MEMO + DANGER_MEMO
-
-# ---- the "where" memo: what "which counter moves" found, kept for the answer after it -------
-# "which counter moves" weighs every hex each counter may move to; "where it moves" (the next
-# decision, or the one after "leave the Artefact?") weighed the chosen counter's hexes again.
-# The state between the two differs only in the engine's header and frames, so the pick
-# writes down the chosen counter's hexes (its ``reach``) and each one's value (before its
-# noise) together with the words of the state those values are made of, and "where" reads
-# them back when every word is the same; the noise is drawn as before, one a hex in the same
-# order, so the answer and the stream after it are the same.  The memo lives in the view: the
-# hex game has nothing hidden, so its ``observe`` writes no word of it
-# (``state.VIEW_WORDS``); a view too short for it (a caller's own) leaves the memo unused.
-# The answer never depends on what the memo held before: a memo whose words differ from the
-# state's in any word is not read.
-MAX_SP = 16  # strategy parameters kept in the key
-M_VALID = 0  # 1: the words below are a pick's
-M_C = 1  # the counter chosen
-M_LEAVE = 2  # the leave its values were weighed with
-M_NP = 3  # how many parameters
-M_PARAMS = M_NP + 1  # their bits
-M_SEAT = M_PARAMS + MAX_SP  # the key: the deciding seat,
-M_UG = M_SEAT + 1  # the Undergrowth (two words),
-M_CS = M_UG + 2  # each counter's position, status, locked and carrying (four words),
-M_AS = M_CS + 4 * _MC  # each Artefact's hex and carrier (two words)
-M_SLOT = M_AS + 2 * _MA  # two slots: the best counter's so far and the one being weighed:
-SLOT_LO = 0  # its reach (two words)
-SLOT_HI = 1
-SLOT_VALS = 2  # the value of each hex of it (float bits, by hex)
-SLOT_W = SLOT_VALS + S.MAX_HEX
-M_SIZE = M_SLOT + 2 * SLOT_W
-assert M_SIZE <= S.VIEW_WORDS
-
+F_VALS = F_MEMO + DANGER_MEMO  # the hex values weighed in this decision [hex]
+F_SIZE = F_VALS + S.MAX_HEX
 
 @intrinsic
 def f64_bits(typingctx, x):
@@ -308,79 +317,6 @@ def bits_f64(typingctx, x):
         return builder.bitcast(args[0], ir.DoubleType())
 
     return types.float64(types.int64), codegen
-
-
-@njit(cache=True, _nrt=False)
-def memo_write(ip, s, params, c, leave, view, slot):
-    """Keep slot ``slot`` (counter ``c``'s hexes and values) with the state's words."""
-    if slot != M_SLOT:  # the other slot: copy it into the first, which "where" reads
-        for k in range(SLOT_W):
-            view[M_SLOT + k] = view[slot + k]
-    view[M_C] = c
-    view[M_LEAVE] = leave
-    np_ = min(params.shape[0], MAX_SP)
-    view[M_NP] = np_
-    for k in range(np_):
-        view[M_PARAMS + k] = f64_bits(params[k])
-    view[M_SEAT] = s[SEAT]
-    view[M_UG] = s[S.S_UG_BITS]
-    view[M_UG + 1] = s[S.S_UG_BITS + 1]
-    for e in range(ip[S.I_N_COUNTERS]):
-        view[M_CS + 4 * e] = s[S.S_C_POS + e]
-        view[M_CS + 4 * e + 1] = s[S.S_C_STATUS + e]
-        view[M_CS + 4 * e + 2] = s[S.S_C_LOCKED + e]
-        view[M_CS + 4 * e + 3] = s[S.S_C_CARRY + e]
-    for a in range(ip[S.I_N_ARTEFACTS]):
-        view[M_AS + 2 * a] = s[S.S_A_HEX + a]
-        view[M_AS + 2 * a + 1] = s[S.S_A_CARRIER + a]
-    view[M_VALID] = 1
-
-
-@njit(cache=True, _nrt=False)
-def memo_holds(ip, s, params, c, leave, view):
-    """Does the memo hold counter ``c``'s hexes for this state and these parameters?  (Every
-    word the values are made of: the counters and Artefacts, the Undergrowth, the seat; the
-    rest of the board (who stands in each hex, the steps home) follows from them.)"""
-    if view.shape[0] < M_SIZE or view[M_VALID] != 1 or view[M_C] != c or \
-            view[M_LEAVE] != leave or view[M_SEAT] != s[SEAT]:
-        return False
-    np_ = min(params.shape[0], MAX_SP)
-    if view[M_NP] != np_ or params.shape[0] > MAX_SP:
-        return False
-    for k in range(np_):
-        if view[M_PARAMS + k] != f64_bits(params[k]):
-            return False
-    if view[M_UG] != s[S.S_UG_BITS] or view[M_UG + 1] != s[S.S_UG_BITS + 1]:
-        return False
-    for e in range(ip[S.I_N_COUNTERS]):
-        if view[M_CS + 4 * e] != s[S.S_C_POS + e] or \
-                view[M_CS + 4 * e + 1] != s[S.S_C_STATUS + e] or \
-                view[M_CS + 4 * e + 2] != s[S.S_C_LOCKED + e] or \
-                view[M_CS + 4 * e + 3] != s[S.S_C_CARRY + e]:
-            return False
-    for a in range(ip[S.I_N_ARTEFACTS]):
-        if view[M_AS + 2 * a] != s[S.S_A_HEX + a] or \
-                view[M_AS + 2 * a + 1] != s[S.S_A_CARRIER + a]:
-            return False
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def memo_move(params, view, rng):
-    """"Where" from the memo: ``best_move``'s loop over the kept values (the same noise)."""
-    best = -1
-    best_v = NEG
-    tie = params[TIE_NOISE]
-    for word in range(2):
-        x = np.uint64(view[M_SLOT + SLOT_LO + word])
-        while x != _ZERO:
-            h = 64 * word + lowest_bit(x)
-            x &= x - _ONE
-            v = bits_f64(view[M_SLOT + SLOT_VALS + h]) + noise(tie, rng)
-            if v > best_v:
-                best_v = v
-                best = h
-    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -491,10 +427,10 @@ def danger_memo(ip, ctx, fx, defence, x):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def hex_value(ip, s, params, side, c, x, carrying, field, ctx, fx, memo):
-    """How good hex ``x`` is for counter ``c`` (higher is better); ``field`` is
-    ``fetch_field`` of the side, ``ctx`` and ``fx`` the decision's ``context``; ``memo``: keep
-    the danger of each hex for the other counters of the decision."""
+def hex_value(ip, s, params, side, c, x, carrying, ctx, fx, memo):
+    """How good hex ``x`` is for counter ``c`` (higher is better); ``ctx`` and ``fx`` are the
+    side's ``prepare``d context (``fetch_field`` included); ``memo``: keep the danger of each
+    hex for the other counters weighed with this context."""
     v = 0.0
     if carrying:
         v -= W_HOME * steps_home(ip, s, side, x)
@@ -508,7 +444,7 @@ def hex_value(ip, s, params, side, c, x, carrying, field, ctx, fx, memo):
                 v -= W_HUNT * params[AGGRESSION] * att * dist(ip, x, h)
             elif h == x:
                 v += W_GRAB
-        steps = field_steps(field, x)
+        steps = field_steps_at(ctx, X_FIELD, x)
         if steps >= 0:
             v -= W_APPROACH * steps
         nf = ctx[X_N_FC]
@@ -547,33 +483,188 @@ def hex_value(ip, s, params, side, c, x, carrying, field, ctx, fx, memo):
     return v
 
 
+# ---- the turn memo: what a side's move decisions have weighed, kept while it still holds ----
+# A side moves its counters one at a time: "which counter moves" weighs every counter that may
+# still move, "where" weighs the chosen one's hexes again, and the next pick weighs the rest
+# again.  A hex's value for a counter is made only of the words below (the key): the enemies
+# (position, status, locked, carrying), the Artefacts (hex and carrier), the friends carrying
+# one (position), the Undergrowth, the side and the parameters; not where the friends
+# carrying nothing stand (they change only which hexes a counter may reach, and ``reach`` is
+# asked every time).  So the view keeps, for one key at a time: the side's context
+# (``prepare``: the field, the enemies, the danger memo) and, for each counter, the values of
+# the hexes weighed for it and of the hex it stands in.  A decision compares the key with its
+# state: when every word is the same it reads back what is kept and weighs only hexes new to
+# a counter's reach; otherwise it writes the key and starts a new generation (the slots of
+# older ones are not read).  The noise is drawn as before, one draw a hex in the same order,
+# so every answer and the stream after it are the same as without the memo.  The memo lives
+# in the view (the hex game has nothing hidden: its ``observe`` writes no word of it, and the
+# loader makes the view ``state.VIEW_WORDS`` long); a view too short for it (a caller's own)
+# leaves it unused.  The answer never depends on what the view held before: a key that
+# differs from the state in any word is rewritten, never read.  (The rules, ``ip``, are not
+# in the key: a view serves one configuration, as the engine's views do, one set a run.)
+MAX_SP = 16  # strategy parameters kept in the key (more: no memo)
+T_VALID = 0  # 1: the words below are a key
+T_GEN = 1  # its generation (1, 2, ...)
+T_NP = 2  # how many parameters
+T_PARAMS = T_NP + 1  # their bits
+T_SIDE = T_PARAMS + MAX_SP  # the deciding side,
+T_UG = T_SIDE + 1  # the Undergrowth (two words),
+T_CS = T_UG + 2  # each counter: position, status, locked, carrying (a friend: only its
+T_AS = T_CS + 4 * _MC  # carrying, and its position when it carries); each Artefact: hex, carrier
+T_SLOTS = T_AS + 2 * _MA  # a slot a counter:
+SL_GEN = 0  # the generation its words belong to
+SL_LEAVE = 1  # the leave they were weighed with
+SL_HERE = 2  # the hex of the stay value below (-1: none)
+SL_STAY = 3  # the value of staying there (float bits)
+SL_LO = 4  # the hexes whose values are kept (two words)
+SL_HI = 5
+SL_VALS = 6  # their values (float bits, by hex)
+SL_W = SL_VALS + S.MAX_HEX
+T_CTX = T_SLOTS + _MC * SL_W  # the generation's context (X_*)
+T_FX = T_CTX + X_SIZE  # and its float words (F_*)
+T_SIZE = T_FX + F_SIZE
+assert T_SIZE <= S.VIEW_WORDS
+
+
 @njit(cache=True, _nrt=False)
-def best_move(ip, s, params, c, leave, field, rng, ctx, fx, memo, out, slot):
+def prepare(ip, s, side, ctx):
+    """Make ``side``'s context in ``ctx``: the field (``fetch_field``) and ``context``."""
+    field = fetch_field(ip, s, side)
+    for k in range(FIELD_WORDS):
+        ctx[X_FIELD + k] = np.int64(field[k])
+    context(ip, s, side, ctx)
+    ctx[X_READY] = 1
+
+
+@njit(cache=True, _nrt=False)
+def turn_gen(ip, s, params, side, view):
+    """The memo's generation for this state: the kept one when every word of the key is the
+    same, else a new one with the key written; 0: no memo (a view too short, too many
+    parameters)."""
+    np_ = params.shape[0]
+    if view.shape[0] < T_SIZE or np_ > MAX_SP:
+        return 0
+    same = view[T_VALID] == 1 and view[T_SIDE] == side and view[T_NP] == np_ and \
+        view[T_UG] == s[S.S_UG_BITS] and view[T_UG + 1] == s[S.S_UG_BITS + 1]
+    if same:
+        for k in range(np_):
+            if view[T_PARAMS + k] != f64_bits(params[k]):
+                same = False
+                break
+    if same:
+        for a in range(ip[S.I_N_ARTEFACTS]):
+            if view[T_AS + 2 * a] != s[S.S_A_HEX + a] or \
+                    view[T_AS + 2 * a + 1] != s[S.S_A_CARRIER + a]:
+                same = False
+                break
+    if same:
+        for e in range(ip[S.I_N_COUNTERS]):
+            k = T_CS + 4 * e
+            if ip[S.I_C_SIDE + e] == side:
+                carry = s[S.S_C_CARRY + e]
+                if view[k + 3] != carry or (carry > 0 and view[k] != s[S.S_C_POS + e]):
+                    same = False
+                    break
+            elif view[k] != s[S.S_C_POS + e] or view[k + 1] != s[S.S_C_STATUS + e] or \
+                    view[k + 2] != s[S.S_C_LOCKED + e] or view[k + 3] != s[S.S_C_CARRY + e]:
+                same = False
+                break
+    if same:
+        return view[T_GEN]
+    view[T_NP] = np_
+    for k in range(np_):
+        view[T_PARAMS + k] = f64_bits(params[k])
+    view[T_SIDE] = side
+    view[T_UG] = s[S.S_UG_BITS]
+    view[T_UG + 1] = s[S.S_UG_BITS + 1]
+    for a in range(ip[S.I_N_ARTEFACTS]):
+        view[T_AS + 2 * a] = s[S.S_A_HEX + a]
+        view[T_AS + 2 * a + 1] = s[S.S_A_CARRIER + a]
+    for e in range(ip[S.I_N_COUNTERS]):
+        k = T_CS + 4 * e
+        view[k] = s[S.S_C_POS + e]
+        view[k + 1] = s[S.S_C_STATUS + e]
+        view[k + 2] = s[S.S_C_LOCKED + e]
+        view[k + 3] = s[S.S_C_CARRY + e]
+    gen = max(view[T_GEN] + 1, 1) if view[T_VALID] == 1 else 1
+    for c in range(_MC):  # (a slot left by an earlier key may bear this number)
+        if view[T_SLOTS + c * SL_W + SL_GEN] == gen:
+            view[T_SLOTS + c * SL_W + SL_GEN] = 0
+    view[T_GEN] = gen
+    view[T_VALID] = 1
+    view[T_CTX + X_READY] = 0
+    return gen
+
+
+@njit(cache=True, _nrt=False)
+def best_move(ip, s, params, c, leave, rng, ctx, fx, view, gen, want_stay):
     """(best hex, its gain over staying) for counter ``c``; each hex's value gets its
-    ``tie_noise``.  With ``slot`` >= 0 its hexes and their values (before the noise) are
-    written into ``out`` there (``SLOT_*``)."""
+    ``tie_noise``.  Values kept for ``c`` in generation ``gen`` of the turn memo are read
+    back, the others weighed (``ctx`` and ``fx`` made on first need) and, with ``gen`` > 0,
+    kept.  ``want_stay`` 0: no stay value (the gain is then the best value)."""
     side = ip[S.I_C_SIDE + c]
     carrying = s[S.S_C_CARRY + c] > 0 and leave == 0
     here = s[S.S_C_POS + c]
+    sl = T_SLOTS + c * SL_W
+    stay_kept = False
+    if gen > 0 and view[sl + SL_GEN] == gen and view[sl + SL_LEAVE] == leave:
+        known0 = np.uint64(view[sl + SL_LO])
+        known1 = np.uint64(view[sl + SL_HI])
+        stay_kept = view[sl + SL_HERE] == here
+    else:
+        known0 = _ZERO
+        known1 = _ZERO
+        if gen > 0:
+            view[sl + SL_GEN] = gen
+            view[sl + SL_LEAVE] = leave
+            view[sl + SL_HERE] = -1
+            view[sl + SL_LO] = 0
+            view[sl + SL_HI] = 0
     # a carrier leaving its Artefact at home keeps it home whatever it does: it weighs hexes
     # as a counter without one
-    stay = hex_value(ip, s, params, side, c, here, carrying, field, ctx, fx, memo)
+    stay = 0.0
+    if want_stay:
+        if stay_kept:
+            stay = bits_f64(view[sl + SL_STAY])
+        else:
+            if ctx[X_READY] == 0:
+                prepare(ip, s, side, ctx)
+            stay = hex_value(ip, s, params, side, c, here, carrying, ctx, fx, True)
+            if gen > 0:
+                view[sl + SL_STAY] = f64_bits(stay)
+                view[sl + SL_HERE] = here
     lo, hi = reach(ip, s, c, leave)
-    keep = slot >= 0
-    if keep:
-        out[slot + SLOT_LO] = np.int64(lo)
-        out[slot + SLOT_HI] = np.int64(hi)
+    new0 = lo & ~known0
+    new1 = hi & ~known1
+    if new0 != _ZERO or new1 != _ZERO:
+        if ctx[X_READY] == 0:
+            prepare(ip, s, side, ctx)
+        for word in range(2):
+            x = new0 if word == 0 else new1
+            while x != _ZERO:
+                h = 64 * word + lowest_bit(x)
+                x &= x - _ONE
+                u = hex_value(ip, s, params, side, c, h, carrying, ctx, fx, True)
+                fx[F_VALS + h] = u
+                if gen > 0:
+                    view[sl + SL_VALS + h] = f64_bits(u)
+        if gen > 0:
+            view[sl + SL_LO] = np.int64(known0 | lo)
+            view[sl + SL_HI] = np.int64(known1 | hi)
     best = -1
     best_v = NEG
     tie = params[TIE_NOISE]
     for word in range(2):
         x = lo if word == 0 else hi
+        fresh = new0 if word == 0 else new1
         while x != _ZERO:
-            h = 64 * word + lowest_bit(x)
+            b = lowest_bit(x)
+            h = 64 * word + b
             x &= x - _ONE
-            u = hex_value(ip, s, params, side, c, h, carrying, field, ctx, fx, memo)
-            if keep:
-                out[slot + SLOT_VALS + h] = f64_bits(u)
+            if (fresh >> np.uint64(b)) & _ONE != _ZERO:
+                u = fx[F_VALS + h]
+            else:
+                u = bits_f64(view[sl + SL_VALS + h])
             v = u + noise(tie, rng)
             if v > best_v:
                 best_v = v
@@ -708,17 +799,16 @@ def plan(ip, fp, s, view, mask, params, rng):
         return best
     if d == S.D_MOVE_PICK:
         # the counter with the most to gain; carriers first at equal gain
-        field = fetch_field(ip, s, side)
-        ctx = stack_empty(X_SIZE, np.int64)
-        fx = stack_empty(F_SIZE, np.float64)
-        context(ip, s, side, ctx)
+        gen = turn_gen(ip, s, params, side, view)
+        if gen > 0:  # the context kept with the memo
+            ctx = sub_words(view, T_CTX, X_SIZE, np.int64)
+            fx = sub_words(view, T_FX, F_SIZE, np.float64)
+        else:
+            ctx = stack_empty(X_SIZE, np.int64)
+            fx = stack_empty(F_SIZE, np.float64)
+            ctx[X_READY] = 0
         best = S.A_END
         best_v = params[MIN_GAIN]
-        best_leave = 0
-        # the slots of the memo: the best counter's so far, and the one weighed now
-        keep = view.shape[0] >= M_SIZE
-        best_slot = M_SLOT
-        slot = M_SLOT if keep else -1
         for c in range(ip[S.I_N_COUNTERS]):
             if c >= S.A_END or not mask[c]:
                 continue
@@ -728,8 +818,7 @@ def plan(ip, fp, s, view, mask, params, rng):
                     leave = 1
                 else:
                     continue  # it stays on its Artefact at home
-            h, gain = best_move(ip, s, params, c, leave, field, rng, ctx, fx, True, view,
-                                slot)
+            h, gain = best_move(ip, s, params, c, leave, rng, ctx, fx, view, gen, True)
             if h < 0:
                 continue
             if s[S.S_C_CARRY + c] > 0 and gain > 0.0:
@@ -738,15 +827,6 @@ def plan(ip, fp, s, view, mask, params, rng):
             if gain > best_v:
                 best_v = gain
                 best = c
-                best_leave = leave
-                if keep:  # keep this slot; weigh the next counter in the other
-                    best_slot = slot
-                    slot = M_SLOT + SLOT_W if slot == M_SLOT else M_SLOT
-        if keep:
-            if best != S.A_END:
-                memo_write(ip, s, params, best, best_leave, view, best_slot)
-            else:
-                view[M_VALID] = 0
         return best
     if d == S.D_DROP:
         if mask[S.A_LEAVE] and params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
@@ -767,27 +847,29 @@ def plan(ip, fp, s, view, mask, params, rng):
         return best
     if d == S.D_MOVE_TO:
         c = frame_get(s, 0)
-        if frame_get(s, 2) == 0 and memo_holds(ip, s, params, c, frame_get(s, 1), view):
-            h = memo_move(params, view, rng)
-            return h if h >= 0 else first_legal(mask)
-        field = fetch_field(ip, s, side)
-        ctx = stack_empty(X_SIZE, np.int64)
-        fx = stack_empty(F_SIZE, np.float64)
-        context(ip, s, side, ctx)
+        gen = turn_gen(ip, s, params, side, view)
+        if gen > 0:
+            ctx = sub_words(view, T_CTX, X_SIZE, np.int64)
+            fx = sub_words(view, T_FX, F_SIZE, np.float64)
+        else:
+            ctx = stack_empty(X_SIZE, np.int64)
+            fx = stack_empty(F_SIZE, np.float64)
+            ctx[X_READY] = 0
         if frame_get(s, 2) > 0:  # walking on after leaving its Artefact in passing
+            if ctx[X_READY] == 0:
+                prepare(ip, s, side, ctx)
             best = -1
             best_v = NEG
             for h in range(n_hex):
                 if mask[h]:
-                    v = hex_value(ip, s, params, side, c, h, False, field, ctx, fx, True) \
+                    v = hex_value(ip, s, params, side, c, h, False, ctx, fx, True) \
                         + noise(params[TIE_NOISE], rng)
                     if v > best_v:
                         best_v = v
                         best = h
             return best
-        # (one counter: each hex is weighed once, so no memo)
-        h, _ = best_move(ip, s, params, c, frame_get(s, 1), field, rng, ctx, fx, False, view,
-                         -1)
+        # the pick just weighed this counter's hexes: the memo has them
+        h, _ = best_move(ip, s, params, c, frame_get(s, 1), rng, ctx, fx, view, gen, False)
         return h if h >= 0 else first_legal(mask)
     if d == S.D_ATTACK_PICK:
         # the attack with the best odds on the most valuable target (never declined: an

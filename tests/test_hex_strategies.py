@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from numba import njit
 
+from simcore import engine as E
+from simcore.hex import rules as R
 from simcore.hex import state as S
 from strategies import hex as H
 from tests.hex_support import Board
@@ -78,3 +81,119 @@ def test_search_values_a_stalemate_at_its_worth_and_a_lead_less_as_the_turns_run
         b.s[E.WINNER] = -1
         R.returns(b.ip, b.fp, b.s, out)
         assert list(out) == [worth, worth]
+
+
+# ---- the turn memo (issue 26 §3, cheaper rollouts) --------------------------------------------
+def _ask(b, params, view, rng):
+    """The heuristic's answer to the board's decision, with ``view`` and ``rng`` (changed)."""
+    mask = np.zeros(int(b.ip[E.P_MASK_SIZE]), dtype=np.uint8)
+    mask[b.legal()] = 1
+    return int(H.plan(b.ip, b.fp, b.s, view, mask, params, rng))
+
+
+def _ask_both(b, params, view, rng):
+    """The answer through the memo in ``view`` and with no memo (a view too short for it):
+    they must be the same, and so must the stream after them."""
+    bare_rng = rng.copy()
+    a = _ask(b, params, view, rng)
+    bare = _ask(b, params, np.zeros(1, dtype=np.int64), bare_rng)
+    assert a == bare
+    assert np.array_equal(rng, bare_rng)
+    return a
+
+
+def test_the_turn_memo_is_kept_across_a_turn_and_renewed_when_its_key_changes():
+    """The values a side's move decisions weigh are kept in the view while the enemies, the
+    Artefacts, the friends carrying one, the Undergrowth, the side and the parameters are
+    the same (a friend carrying nothing may move); any other change starts a new generation.
+    Every answer is the one the heuristic gives with no memo, and draws the same numbers."""
+    b = Board(strategy="heuristic")
+    params = np.asarray(E.policy_values(b.config.strategy), dtype=np.float64)
+    b.put("John Wilson", "c2")
+    b.put("Dr Latern", "f2")
+    b.put("Dorothy Pym", "a1")
+    b.put("Cultist 1", "d7")
+    b.put("Monster", "g8")
+    b.artefact(0, "c5")
+    b.artefact(1, "f5")
+    b.artefact(2, "h4")
+    b.start_turn(S.GOOD)
+    assert b.decision() == S.D_MOVE_PICK
+    view = np.zeros(S.VIEW_WORDS, dtype=np.int64)
+    rng = np.array([11, 22, 33, 44], dtype=np.uint64)
+    first = _ask_both(b, params, view, rng)
+    assert b.names[first] == "Dorothy Pym"
+    assert view[H.T_VALID] == 1 and view[H.T_GEN] == 1 and view[H.T_SIDE] == S.GOOD
+    weighed = [c for c in range(int(b.ip[S.I_N_COUNTERS]))
+               if view[H.T_SLOTS + c * H.SL_W + H.SL_GEN] == 1]
+    assert sorted(weighed) == sorted(b.counter(n) for n in ("John Wilson", "Dr Latern",
+                                                             "Dorothy Pym"))
+    assert first in weighed
+    # "where": the pick's values are read back; the answer is still the bare one
+    b.act(first)
+    assert b.decision() == S.D_MOVE_TO
+    to = _ask_both(b, params, view, rng)
+    b.act(to)
+    # it stands on an Artefact it takes up next turn, carrying nothing yet: the key holds,
+    # and the next pick reads the other two counters' values back
+    assert b.decision() == S.D_MOVE_PICK and view[H.T_GEN] == 1
+    _ask_both(b, params, view, rng)
+    assert view[H.T_GEN] == 1
+    # an enemy elsewhere: a new generation, and the old slots are not read
+    R.lift_counter(b.s, b.counter("Cultist 1"), S.BAD)
+    R.put_counter(b.s, b.counter("Cultist 1"), S.BAD, b.hex("d6"))
+    _ask_both(b, params, view, rng)
+    assert view[H.T_GEN] == 2
+
+
+def test_the_turn_memo_does_not_read_a_view_left_by_another_key():
+    """A view holding another state's memo (another side's, other parameters') is
+    rewritten, never read: the answers are the bare ones."""
+    b = Board(strategy="heuristic")
+    params = np.asarray(E.policy_values(b.config.strategy), dtype=np.float64)
+    b.put("Colonel Grant", "d2")
+    b.put("Cultist 1", "d6")
+    b.put("Cultist 2", "e6")
+    b.artefact(0, "d4")
+    b.artefact(1, "e5")
+    b.artefact(2, "b4")
+    b.start_turn(S.GOOD)
+    view = np.zeros(S.VIEW_WORDS, dtype=np.int64)
+    rng = np.array([5, 6, 7, 8], dtype=np.uint64)
+    _ask_both(b, params, view, rng)
+    other = params.copy()
+    other[H.CAUTION] = 2.0
+    other[H.AGGRESSION] = 1.0
+    gen = view[H.T_GEN]
+    _ask_both(b, other, view, rng)  # other parameters: a new generation
+    assert view[H.T_GEN] == gen + 1
+    _ask_both(b, params, view, rng)
+    assert view[H.T_GEN] == gen + 2
+
+
+@pytest.mark.parametrize("strategy, overrides", [
+    ("heuristic", {}), ("rusher", {}), ("brawler", {}),
+    ("heuristic", {"bad.cultist.count": 2, "strategy.tie_noise": 0.0}),
+    ("heuristic", {"strategy.leave_home": 0.0, "strategy.escort": 1.5, "first_side": "bad"}),
+])
+def test_whole_games_with_the_turn_memo_are_the_games_without_it(strategy, overrides):
+    """Every answer of whole games is the same with the memo as with a view too short for it
+    (records equal, game for game)."""
+    g = Board().game
+    config = g.configure(overrides, strategy)
+    values = np.asarray(E.policy_values(config.strategy), dtype=np.float64)
+    rows = np.tile(values, (E.MAX_POLICIES, 1))
+    with_memo = g.run_policy(config, _through_memo, rows, 21, 0, 40)
+    bare = g.run_policy(config, _no_memo, rows, 21, 0, 40)
+    assert np.array_equal(with_memo, bare)
+    assert np.array_equal(with_memo, g.run_batch(config, 21, 0, 40))
+
+
+@njit(E.POLICY_SIG)
+def _through_memo(ip, fp, s, view, mask, params, rng):
+    return H.plan(ip, fp, s, view, mask, params, rng)
+
+
+@njit(E.POLICY_SIG)
+def _no_memo(ip, fp, s, view, mask, params, rng):
+    return H.plan(ip, fp, s, view[:1], mask, params, rng)

@@ -174,7 +174,8 @@ S_SIZE = STATE.size
 CS_WAITING, CS_ON_BOARD, CS_DEAD = 0, 1, 2
 
 # the view: the game has nothing hidden, so ``observe`` writes no word of it; its words are the
-# heuristic's memo between "which counter moves" and "where it moves" (strategies/hex.py)
-VIEW_WORDS = 400
+# heuristic's turn memo (strategies/hex.py: a key of about 130 words, a slot of 134 words a
+# counter, and the side's context, about 1,300 words)
+VIEW_WORDS = 4800
 
 MASK_SIZE = max(MAX_HEX, MAX_COUNTERS + 1)  # the loader uses max(hexes, counters + 1)
