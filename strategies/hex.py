@@ -427,10 +427,10 @@ def danger_memo(ip, ctx, fx, defence, x):
 
 
 @njit(cache=True, _nrt=False, forceinline=True)
-def hex_value(ip, s, params, side, c, x, carrying, ctx, fx, memo):
+def hex_value(ip, s, params, side, c, x, carrying, ctx, fx):
     """How good hex ``x`` is for counter ``c`` (higher is better); ``ctx`` and ``fx`` are the
-    side's ``prepare``d context (``fetch_field`` included); ``memo``: keep the danger of each
-    hex for the other counters weighed with this context."""
+    side's ``prepare``d context (``fetch_field`` included), which also keeps the danger of
+    each hex for the other counters weighed with it."""
     v = 0.0
     if carrying:
         v -= W_HOME * steps_home(ip, s, side, x)
@@ -478,7 +478,7 @@ def hex_value(ip, s, params, side, c, x, carrying, ctx, fx, memo):
             worth += 10.0
         v += params[AGGRESSION] * p * worth
     d = ip[S.I_C_DEFENCE + c]
-    dg = danger_memo(ip, ctx, fx, d, x) if memo else danger_of(ip, ctx, fx, d, x)
+    dg = danger_memo(ip, ctx, fx, d, x)
     v -= params[CAUTION] * W_DANGER * dg * (3.0 if carrying else 1.0)
     return v
 
@@ -629,7 +629,7 @@ def best_move(ip, s, params, c, leave, rng, ctx, fx, view, gen, want_stay):
         else:
             if ctx[X_READY] == 0:
                 prepare(ip, s, side, ctx)
-            stay = hex_value(ip, s, params, side, c, here, carrying, ctx, fx, True)
+            stay = hex_value(ip, s, params, side, c, here, carrying, ctx, fx)
             if gen > 0:
                 view[sl + SL_STAY] = f64_bits(stay)
                 view[sl + SL_HERE] = here
@@ -644,7 +644,7 @@ def best_move(ip, s, params, c, leave, rng, ctx, fx, view, gen, want_stay):
             while x != _ZERO:
                 h = 64 * word + lowest_bit(x)
                 x &= x - _ONE
-                u = hex_value(ip, s, params, side, c, h, carrying, ctx, fx, True)
+                u = hex_value(ip, s, params, side, c, h, carrying, ctx, fx)
                 fx[F_VALS + h] = u
                 if gen > 0:
                     view[sl + SL_VALS + h] = f64_bits(u)
@@ -862,7 +862,7 @@ def plan(ip, fp, s, view, mask, params, rng):
             best_v = NEG
             for h in range(n_hex):
                 if mask[h]:
-                    v = hex_value(ip, s, params, side, c, h, False, ctx, fx, True) \
+                    v = hex_value(ip, s, params, side, c, h, False, ctx, fx) \
                         + noise(params[TIE_NOISE], rng)
                     if v > best_v:
                         best_v = v
