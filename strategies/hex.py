@@ -725,6 +725,61 @@ def artefacts_out(ip, s, side):
 
 
 @njit(cache=True)
+def move(ip, s, view, mask, params, rng, d, side, n_hex):
+    """The heuristic's move decisions: which counter moves (``D_MOVE_PICK``) and where
+    (``D_MOVE_TO``), through the turn memo and its context (on the stack without one)."""
+    gen = turn_gen(ip, s, params, side, view)
+    if gen > 0:  # the context kept with the memo
+        ctx = sub_words(view, T_CTX, X_SIZE, np.int64)
+        fx = sub_words(view, T_FX, F_SIZE, np.float64)
+    else:
+        ctx = stack_empty(X_SIZE, np.int64)
+        fx = stack_empty(F_SIZE, np.float64)
+        ctx[X_READY] = 0
+    if d == S.D_MOVE_PICK:
+        # the counter with the most to gain; carriers first at equal gain
+        best = S.A_END
+        best_v = params[MIN_GAIN]
+        for c in range(ip[S.I_N_COUNTERS]):
+            if c >= S.A_END or not mask[c]:
+                continue
+            leave = 0
+            if s[S.S_C_CARRY + c] > 0 and on_base(ip, side, s[S.S_C_POS + c]):
+                if params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
+                    leave = 1
+                else:
+                    continue  # it stays on its Artefact at home
+            h, gain = best_move(ip, s, params, c, leave, rng, ctx, fx, view, gen, True)
+            if h < 0:
+                continue
+            if s[S.S_C_CARRY + c] > 0 and gain > 0.0:
+                gain += 1.0  # carriers first among equals
+            gain += noise(params[TIE_NOISE], rng)
+            if gain > best_v:
+                best_v = gain
+                best = c
+        return best
+    # where the chosen counter moves
+    c = frame_get(s, 0)
+    if frame_get(s, 2) > 0:  # walking on after leaving its Artefact in passing
+        if ctx[X_READY] == 0:
+            prepare(ip, s, side, ctx)
+        best = -1
+        best_v = NEG
+        for h in range(n_hex):
+            if mask[h]:
+                v = hex_value(ip, s, params, side, c, h, False, ctx, fx) \
+                    + noise(params[TIE_NOISE], rng)
+                if v > best_v:
+                    best_v = v
+                    best = h
+        return best
+    # the pick just weighed this counter's hexes: the memo has them
+    h, _ = best_move(ip, s, params, c, frame_get(s, 1), rng, ctx, fx, view, gen, False)
+    return h if h >= 0 else first_legal(mask)
+
+
+@njit(cache=True)
 def plan(ip, fp, s, view, mask, params, rng):
     """The heuristic's body (any parameter vector, a style's read-only defaults included)."""
     d = s[DECISION]
@@ -797,37 +852,8 @@ def plan(ip, fp, s, view, mask, params, rng):
                 best_v = v
                 best = h
         return best
-    if d == S.D_MOVE_PICK:
-        # the counter with the most to gain; carriers first at equal gain
-        gen = turn_gen(ip, s, params, side, view)
-        if gen > 0:  # the context kept with the memo
-            ctx = sub_words(view, T_CTX, X_SIZE, np.int64)
-            fx = sub_words(view, T_FX, F_SIZE, np.float64)
-        else:
-            ctx = stack_empty(X_SIZE, np.int64)
-            fx = stack_empty(F_SIZE, np.float64)
-            ctx[X_READY] = 0
-        best = S.A_END
-        best_v = params[MIN_GAIN]
-        for c in range(ip[S.I_N_COUNTERS]):
-            if c >= S.A_END or not mask[c]:
-                continue
-            leave = 0
-            if s[S.S_C_CARRY + c] > 0 and on_base(ip, side, s[S.S_C_POS + c]):
-                if params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
-                    leave = 1
-                else:
-                    continue  # it stays on its Artefact at home
-            h, gain = best_move(ip, s, params, c, leave, rng, ctx, fx, view, gen, True)
-            if h < 0:
-                continue
-            if s[S.S_C_CARRY + c] > 0 and gain > 0.0:
-                gain += 1.0  # carriers first among equals
-            gain += noise(params[TIE_NOISE], rng)
-            if gain > best_v:
-                best_v = gain
-                best = c
-        return best
+    if d == S.D_MOVE_PICK or d == S.D_MOVE_TO:
+        return move(ip, s, view, mask, params, rng, d, side, n_hex)
     if d == S.D_DROP:
         if mask[S.A_LEAVE] and params[LEAVE_HOME] >= 0.5 and artefacts_out(ip, s, side) > 0:
             return S.A_LEAVE
@@ -845,32 +871,6 @@ def plan(ip, fp, s, view, mask, params, rng):
                     best_v = v
                     best = h
         return best
-    if d == S.D_MOVE_TO:
-        c = frame_get(s, 0)
-        gen = turn_gen(ip, s, params, side, view)
-        if gen > 0:
-            ctx = sub_words(view, T_CTX, X_SIZE, np.int64)
-            fx = sub_words(view, T_FX, F_SIZE, np.float64)
-        else:
-            ctx = stack_empty(X_SIZE, np.int64)
-            fx = stack_empty(F_SIZE, np.float64)
-            ctx[X_READY] = 0
-        if frame_get(s, 2) > 0:  # walking on after leaving its Artefact in passing
-            if ctx[X_READY] == 0:
-                prepare(ip, s, side, ctx)
-            best = -1
-            best_v = NEG
-            for h in range(n_hex):
-                if mask[h]:
-                    v = hex_value(ip, s, params, side, c, h, False, ctx, fx) \
-                        + noise(params[TIE_NOISE], rng)
-                    if v > best_v:
-                        best_v = v
-                        best = h
-            return best
-        # the pick just weighed this counter's hexes: the memo has them
-        h, _ = best_move(ip, s, params, c, frame_get(s, 1), rng, ctx, fx, view, gen, False)
-        return h if h >= 0 else first_legal(mask)
     if d == S.D_ATTACK_PICK:
         # the attack with the best odds on the most valuable target (never declined: an
         # attack cannot hurt the attacker)
